@@ -1,0 +1,1 @@
+//! Round aggregation, statistics, the instrument verdict, the watermark and the renderers.

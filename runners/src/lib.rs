@@ -1,0 +1,1 @@
+//! Isolated checkouts, planting, agents and the dispatch pool of `harness`.
