@@ -1,0 +1,120 @@
+//! The scorer crate's one error type: every malformed qset and every unusable lexicon pattern.
+
+use thiserror::Error;
+
+/// Why the scorer refused its input. Qset variants name the file (`file`, the path the caller passed as `source`), the line and the
+/// rule broken, so an author can fix the row without guessing.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// The qset is not UTF-8; `line` is where the first invalid byte sits.
+    #[error("{file}:{line}: invalid UTF-8 (byte offset {offset}); the qset must be UTF-8")]
+    InvalidUtf8 {
+        file: String,
+        line: usize,
+        offset: usize,
+    },
+    /// A row has fewer than 4 or more than 6 tab-separated cells. A tab inside a value shows
+    /// up here, as one cell too many.
+    #[error("{file}:{line}: wrong column count: {found} (expected 4 to 6: qid, kind, question, token, [general], [probe]; a tab inside a value adds a column)")]
+    ColumnCount {
+        file: String,
+        line: usize,
+        found: usize,
+    },
+    /// The qid is empty or holds a character outside `[A-Za-z0-9_-]`.
+    #[error("{file}:{line}: bad qid '{qid}' (must match [A-Za-z0-9_-]+)")]
+    BadQid {
+        file: String,
+        line: usize,
+        qid: String,
+    },
+    /// The same qid appears twice.
+    #[error("{file}:{line}: duplicate qid '{qid}' (first on line {first_line})")]
+    DuplicateQid {
+        file: String,
+        line: usize,
+        qid: String,
+        first_line: usize,
+    },
+    /// The kind is not `positive`, `negative` or `conflict` (exact, lowercase).
+    #[error("{file}:{line}: unknown kind '{kind}' (expected positive, negative or conflict)")]
+    UnknownKind {
+        file: String,
+        line: usize,
+        kind: String,
+    },
+    /// The question cell is empty.
+    #[error("{file}:{line}: empty question")]
+    EmptyQuestion { file: String, line: usize },
+    /// The token cell is empty: nothing to score against.
+    #[error("{file}:{line}: empty token")]
+    EmptyToken { file: String, line: usize },
+    /// A token or general value has leading or trailing whitespace, which is invisible in an
+    /// editor but would have to appear verbatim in the answer.
+    #[error("{file}:{line}: {column} has leading or trailing whitespace (it would have to appear verbatim in the answer)")]
+    PaddedValue {
+        file: String,
+        line: usize,
+        column: &'static str,
+    },
+    /// A value holds a tab, carriage return or newline (only possible for a CR in TSV, or for
+    /// values checked outside the parser).
+    #[error("{file}:{line}: {column} holds a {what}; values must be single-line without tabs")]
+    ControlInValue {
+        file: String,
+        line: usize,
+        column: &'static str,
+        what: &'static str,
+    },
+    /// `general` given on a non-conflict row. Rejected rather than ignored: the seed's worst
+    /// qset failure was a silently shifted column, and a stray general is what one looks like.
+    #[error("{file}:{line}: general is only meaningful for kind conflict, but this row is {kind} (a shifted column?)")]
+    GeneralOnNonConflict {
+        file: String,
+        line: usize,
+        kind: String,
+    },
+    /// The CSV reader itself failed (should not happen with quoting off; kept, never hidden).
+    #[error("{file}:{line}: unreadable row: {message}")]
+    Read {
+        file: String,
+        line: usize,
+        message: String,
+    },
+    /// The qset parsed but holds zero scoreable rows: nothing can be measured (exit 12).
+    #[error("{file}: UNMEASURED: zero scoreable rows (only comments, blank lines or a header)")]
+    Unmeasured { file: String },
+    /// A lexicon pattern failed to compile; `index` is its position in `list`.
+    #[error("{list} pattern #{index} `{pattern}` does not compile: {message}")]
+    Pattern {
+        list: &'static str,
+        index: usize,
+        pattern: String,
+        message: String,
+    },
+}
+
+impl Error {
+    /// True for the zero-scoreable-rows case, which the binary maps to exit 12 (not 2).
+    pub fn is_unmeasured(&self) -> bool {
+        matches!(self, Error::Unmeasured { .. })
+    }
+
+    /// The qset line the error names, when there is one.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Error::InvalidUtf8 { line, .. }
+            | Error::ColumnCount { line, .. }
+            | Error::BadQid { line, .. }
+            | Error::DuplicateQid { line, .. }
+            | Error::UnknownKind { line, .. }
+            | Error::EmptyQuestion { line, .. }
+            | Error::EmptyToken { line, .. }
+            | Error::PaddedValue { line, .. }
+            | Error::ControlInValue { line, .. }
+            | Error::GeneralOnNonConflict { line, .. }
+            | Error::Read { line, .. } => Some(*line),
+            Error::Unmeasured { .. } | Error::Pattern { .. } => None,
+        }
+    }
+}
