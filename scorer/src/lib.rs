@@ -3,6 +3,18 @@
 //!
 //! Nothing here touches the filesystem: callers hand in bytes and get typed values back.
 
+pub mod classify;
+pub mod error;
+pub mod fixtures;
+pub mod lexicon;
 pub mod model;
+pub mod qset;
 
+pub use classify::{classify, evaluate, Evidence};
+pub use error::Error;
+pub use lexicon::{fingerprint, Lexicon, LEXICON_VERSION};
 pub use model::{Arm, Class, Kind, Verdict};
+pub use qset::{Qset, Question};
+
+/// The qset parser's error: the crate's one error type under the name the callers use.
+pub type QsetError = Error;
