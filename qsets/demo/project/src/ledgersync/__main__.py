@@ -1,0 +1,3 @@
+from ledgersync.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""SQLite persistence for entries, the pull cursor and the correction outbox."""

@@ -1,0 +1,1 @@
+"""Client and models for the bank's upstream Ledger API."""
