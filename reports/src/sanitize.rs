@@ -85,6 +85,21 @@ pub fn markdown_escape(text: &str) -> String {
     out
 }
 
+/// [`excerpt`] with box-drawing characters (U+2500–U+257F) shown as `|`: the terminal's tables
+/// are drawn with them, so an answer holding them could draw a fake cell or row border.
+pub fn terminal(text: &str, max_chars: usize) -> String {
+    excerpt(text, max_chars)
+        .chars()
+        .map(|c| {
+            if ('\u{2500}'..='\u{257F}').contains(&c) {
+                '|'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// [`excerpt`] then [`html_escape`]: the only way untrusted text enters the HTML report.
 pub fn html(text: &str, max_chars: usize) -> String {
     html_escape(&excerpt(text, max_chars))
@@ -126,6 +141,11 @@ mod tests {
                 assert_eq!(excerpt(&once, cap), once);
             }
         }
+    }
+
+    #[test]
+    fn terminal_text_cannot_draw_table_borders() {
+        assert_eq!(terminal("│ a ┆ b ╞═╡", 100), "| a | b |||");
     }
 
     #[test]

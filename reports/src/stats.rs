@@ -69,7 +69,8 @@ pub struct PairedContrast {
     pub interval: Option<Interval>,
 }
 
-/// Mean and 95% t-interval (n−1 df) of per-item differences. `None` when there are no items.
+/// Mean and 95% t-interval (n−1 df) of per-item differences in [-1, 1], clipped to [-1, 1].
+/// `None` when there are no items.
 pub fn paired_contrast(diffs: &[f64]) -> Option<PairedContrast> {
     let n = diffs.len();
     if n == 0 {
@@ -82,9 +83,10 @@ pub fn paired_contrast(diffs: &[f64]) -> Option<PairedContrast> {
         let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
             .expect("df >= 1 is valid")
             .inverse_cdf(0.975);
+        // A difference of two rates lies in [-1, 1]; a t-interval over few items can overshoot.
         Some(Interval {
-            lo: mean - t * se,
-            hi: mean + t * se,
+            lo: (mean - t * se).max(-1.0),
+            hi: (mean + t * se).min(1.0),
         })
     } else {
         None
@@ -174,8 +176,11 @@ mod tests {
         let i = c.interval.unwrap();
         assert!(close(i.lo, 0.45 - half, 1e-5) && close(i.hi, 0.45 + half, 1e-5));
         // df = 1: t(0.975) = 12.7062.
+        let i = paired_contrast(&[0.0, 0.1]).unwrap().interval.unwrap();
+        assert!(close(i.hi, 0.05 + 12.7062 * 0.05, 1e-4));
+        // …and clipped to the range a difference of rates can take.
         let i = paired_contrast(&[0.0, 1.0]).unwrap().interval.unwrap();
-        assert!(close(i.hi, 0.5 + 12.7062 * 0.5, 1e-3));
+        assert_eq!((i.lo, i.hi), (-1.0, 1.0));
         assert_eq!(paired_contrast(&[0.3]).unwrap().interval, None);
         assert_eq!(paired_contrast(&[]), None);
     }

@@ -301,7 +301,8 @@ pub struct Summary {
     pub mr: Proportion,
     /// The conflict axis stands (§7.5): ARM followed the plant at least once and CTRL gave the prior at least once.
     pub conflict_axis_stands: bool,
-    /// Why the interpretive labels are withheld, when they are.
+    /// Why the interpretive labels are withheld, when they are: the conflict axis does not stand,
+    /// or the verdict watermarks the round.
     pub label_withheld: Option<String>,
     /// Per-item D, in qset order.
     pub items: Vec<ItemD>,
@@ -506,13 +507,17 @@ fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts) -> Option<String> {
         return Some("no conflict items".to_string());
     }
     let mut why = Vec::new();
-    if ca.followed == 0 {
+    if ca.rows == 0 {
+        why.push("no ARM conflict rows".to_string());
+    } else if ca.followed == 0 {
         why.push(format!(
             "ARM never followed the planted value (CONFLICT_FOLLOWED 0/{})",
             ca.rows
         ));
     }
-    if cc.prior_won == 0 {
+    if cc.rows == 0 {
+        why.push("no CTRL conflict rows".to_string());
+    } else if cc.prior_won == 0 {
         why.push(format!(
             "CTRL never gave the asserted prior (PRIOR_WON 0/{})",
             cc.rows
@@ -602,6 +607,15 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
     s.verdict = verdict;
     s.verdict_claimed = claimed;
     s.verdict_detail = detail;
+    // §7.5 names the conflict axis as the condition; a round whose verdict says its numbers are
+    // not claims cannot carry an interpretive label either.
+    if verdict.watermarks() {
+        let why = format!("the instrument verdict is {}", verdict.name());
+        s.label_withheld = Some(match s.label_withheld.take() {
+            Some(axis) => format!("{axis}; {why}"),
+            None => why,
+        });
+    }
     let mut marks: Vec<&str> = Vec::new();
     if verdict.watermarks() {
         marks.push(verdict.name());
@@ -679,10 +693,7 @@ impl Summary {
                 "overconfidence made by the carrier".to_string(),
             ),
             Some(why) => (
-                format!(
-                    "label withheld: the conflict axis does not stand ({why}); this number is a record, \
-                     not a citation"
-                ),
+                format!("label withheld ({why}); this number is a record, not a citation"),
                 "label withheld: same reason".to_string(),
             ),
         };

@@ -109,9 +109,9 @@ impl Render for Terminal {
         let mut t = self.table(pw, &["qid", "kind", "question"]);
         for q in &report.meta.questions {
             t.add_row(vec![
-                sanitize::excerpt(&q.qid, 40),
+                sanitize::terminal(&q.qid, 40),
                 q.kind.to_string(),
-                sanitize::excerpt(&q.question, sanitize::EXCERPT_MAX),
+                sanitize::terminal(&q.question, sanitize::EXCERPT_MAX),
             ]);
         }
         b.table(&t);
@@ -126,14 +126,14 @@ impl Render for Terminal {
         );
         for r in &report.rows {
             t.add_row(vec![
-                sanitize::excerpt(&r.qid, 40),
+                sanitize::terminal(&r.qid, 40),
                 r.kind.to_string(),
                 r.arm.to_string(),
                 r.rep.to_string(),
                 r.verdict.to_string(),
                 if r.clarify { "yes" } else { "" }.to_string(),
-                sanitize::excerpt(&r.label, 40),
-                sanitize::excerpt(&r.excerpt, TERMINAL_EXCERPT_MAX),
+                sanitize::terminal(&r.label, 40),
+                sanitize::terminal(&r.excerpt, TERMINAL_EXCERPT_MAX),
             ]);
         }
         b.table(&t);
