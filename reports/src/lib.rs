@@ -4,6 +4,8 @@
 //! Everything here is pure: a round's [`Row`]s and its [`RoundMeta`] go in, a [`Summary`] and
 //! rendered text come out. Writing files is the binary's job.
 
+#![warn(missing_docs)]
+
 pub mod csv;
 mod header;
 pub mod html;
