@@ -1,1 +1,192 @@
-//! Round aggregation, statistics, the instrument verdict, the watermark and the renderers.
+//! Round aggregation, statistics, the instrument verdict, the watermark and the renderers
+//! (DESIGN §7).
+//!
+//! Everything here is pure: a round's [`Row`]s and its [`RoundMeta`] go in, a [`Summary`] and
+//! rendered text come out. Writing files is the binary's job.
+
+#![warn(missing_docs)]
+
+pub mod csv;
+mod header;
+pub mod html;
+pub mod json;
+pub mod lanes;
+pub mod markdown;
+pub mod sanitize;
+pub mod stats;
+pub mod summary;
+pub mod terminal;
+
+use scorer::{Arm, Kind, Verdict};
+use serde::{Deserialize, Serialize};
+
+pub use lanes::{fixture_meta, verdict_fixtures, watermark_ok, VerdictFixture};
+pub use stats::{Interval, McNemar, PairedContrast};
+pub use summary::{
+    summarize, AxisContrast, ConflictCounts, InstrumentVerdict, ItemD, NumberLine, Proportion,
+    Summary, Value, WATERMARK_NAMES,
+};
+
+/// The one error type of this crate: reading a stored round back (JSON or CSV) can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// `summary.json` did not parse or does not have the expected shape.
+    #[error("{file}: {source}")]
+    Json {
+        /// The file (or a description of the input) that failed.
+        file: String,
+        /// What serde_json said, with line and column.
+        source: serde_json::Error,
+    },
+    /// `summary.json` was written by a schema version this code does not read.
+    #[error("{file}: schema version {found} is not supported (this build reads {expected})")]
+    Schema {
+        /// The file that carried the version.
+        file: String,
+        /// The version found in the file.
+        found: u32,
+        /// The version this build writes and reads.
+        expected: u32,
+    },
+    /// `verdicts.csv` had a bad record; `line` is the 1-based line in the file.
+    #[error("{file}:{line}: {message}")]
+    Csv {
+        /// The file that failed.
+        file: String,
+        /// 1-based line of the bad record (0 when the reader could not tell).
+        line: u64,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// One dispatch's outcome: the unit every number of §7.2 is counted from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    /// The question this dispatch answered.
+    pub qid: String,
+    /// The question's kind (decides which class is "good").
+    pub kind: Kind,
+    /// Which arm the dispatch ran in.
+    pub arm: Arm,
+    /// Repeat number within the (question, arm) cell, 1-based.
+    pub rep: u32,
+    /// The scorer's class, with the typed-path flag.
+    pub verdict: Verdict,
+    /// The clarify lexicon matched ("ask-back" answer): a counter, never a denominator.
+    pub clarify: bool,
+    /// The opaque dispatch label (the answer file is `<label>_r<rep>.txt`).
+    pub label: String,
+    /// Raw answer text. Untrusted: every renderer passes it through [`sanitize`].
+    pub excerpt: String,
+}
+
+/// Whether the round's inputs were checked against a pre-registered manifest (§6.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ManifestStatus {
+    /// `--manifest` was given and every hash matched.
+    #[serde(rename = "match")]
+    Match,
+    /// No `--manifest`: nothing was verified; never rendered as a pass.
+    #[serde(rename = "UNVERIFIED")]
+    Unverified,
+}
+
+impl ManifestStatus {
+    /// The word written in headers and `summary.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ManifestStatus::Match => "match",
+            ManifestStatus::Unverified => "UNVERIFIED",
+        }
+    }
+}
+
+/// A question as the report header and the per-item lines show it (no token: tokens are never printed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuestionInfo {
+    /// The question id.
+    pub qid: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// The question text. Untrusted: sanitized wherever shown.
+    pub question: String,
+}
+
+/// What the report header needs to know about a round besides its rows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundMeta {
+    /// Version of the harness binary that ran the round.
+    pub harness_version: String,
+    /// The scorer's fingerprint (recorded in manifests).
+    pub scorer_fingerprint: String,
+    /// The refusal lexicon version.
+    pub lexicon_version: String,
+    /// The qset's file name.
+    pub qset_name: String,
+    /// The seal's file name; `None` for CTRL-only rounds. Untrusted text.
+    pub seal_name: Option<String>,
+    /// The questions of the qset, in qset order.
+    pub questions: Vec<QuestionInfo>,
+    /// The agent preset or command name.
+    pub agent: String,
+    /// The model, when one was given.
+    pub model: Option<String>,
+    /// Repeats per (question, arm).
+    pub reps: u32,
+    /// `ARM`, `CTRL` or `both`.
+    pub arms: String,
+    /// The ARM prompt named the planted path (question ⓑ) rather than leaving it to be found (ⓐ).
+    pub deliver: bool,
+    /// Manifest check result.
+    pub manifest: ManifestStatus,
+    /// The round ran with the contamination override: every number is watermarked.
+    pub contaminated: bool,
+    /// The isolation level the runner recorded.
+    pub isolation: String,
+    /// The pinned base commit.
+    pub base_sha: String,
+    /// Start time (as the binary formats it).
+    pub started: String,
+    /// End time.
+    pub finished: String,
+}
+
+/// A whole round as the renderers see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The header facts.
+    pub meta: RoundMeta,
+    /// One row per dispatch.
+    pub rows: Vec<Row>,
+    /// Every number, derived from `rows` and `meta` by [`summarize`].
+    pub summary: Summary,
+}
+
+impl Report {
+    /// Builds a report, computing the summary from the rows so the two can never disagree.
+    pub fn new(meta: RoundMeta, rows: Vec<Row>) -> Report {
+        let summary = summarize(&rows, &meta);
+        Report {
+            meta,
+            rows,
+            summary,
+        }
+    }
+
+    /// Reads a `summary.json` written by [`json::Json`] back into a report.
+    ///
+    /// Only `meta` and `rows` are taken from the file; the summary is recomputed, so a hand-edited
+    /// number in the file cannot survive a re-render.
+    pub fn from_json(text: &str, file: &str) -> Result<Report, Error> {
+        json::read(text, file)
+    }
+}
+
+/// One output format. Each format lives in its own module.
+pub trait Render {
+    /// The whole rendered document.
+    fn render(&self, report: &Report) -> String;
+    /// The file name this format is written to in a round's out-dir.
+    fn file_name(&self) -> &'static str;
+}

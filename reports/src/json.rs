@@ -1,0 +1,195 @@
+//! `summary.json`: the whole round, machine-readable, one versioned schema (see `SCHEMA.md`).
+//!
+//! Every number object and every row carries a `watermark` field (a string in a watermarked
+//! round, `null` otherwise). [`read`] takes `meta` and `rows` back; numbers are recomputed.
+
+use crate::sanitize;
+use crate::summary::{Value, DOES_NOT_MEASURE};
+use crate::{Error, Proportion, Render, Report, RoundMeta, Row};
+use serde::Deserialize;
+use serde_json::{json, Value as J};
+
+/// The schema version this build writes and reads. Bump on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Longest question text kept in `meta.questions`.
+const QUESTION_MAX: usize = 500;
+
+/// Renders `summary.json`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json;
+
+fn num(x: Option<f64>) -> J {
+    x.map(|v| json!(v)).unwrap_or(J::Null)
+}
+
+fn proportion(p: &Proportion) -> J {
+    let i = p.interval();
+    json!({
+        "k": p.k, "n": p.n, "p": num(p.p()),
+        "lo": num(i.map(|i| i.lo)), "hi": num(i.map(|i| i.hi)),
+    })
+}
+
+fn value(v: &Value) -> J {
+    match v {
+        Value::Proportion(p) => {
+            let mut o = proportion(p);
+            o["type"] = json!("proportion");
+            o
+        }
+        Value::Count { count } => json!({"type": "count", "count": count}),
+        Value::ItemD(i) => json!({
+            "type": "item_d",
+            "qid": sanitize::excerpt(&i.qid, 200),
+            "kind": i.kind,
+            "arm": proportion(&i.arm),
+            "ctrl": proportion(&i.ctrl),
+            "d": num(i.d),
+            "lo": num(i.interval.map(|x| x.lo)),
+            "hi": num(i.interval.map(|x| x.hi)),
+        }),
+        Value::Contrast { contrast } => json!({
+            "type": "contrast",
+            "items": contrast.map(|c| c.items).unwrap_or(0),
+            "mean": num(contrast.map(|c| c.mean)),
+            "lo": num(contrast.and_then(|c| c.interval).map(|i| i.lo)),
+            "hi": num(contrast.and_then(|c| c.interval).map(|i| i.hi)),
+        }),
+        Value::McNemar(m) => json!({"type": "mcnemar", "b": m.b, "c": m.c, "p": num(m.p)}),
+        Value::Unmeasured => json!({"type": "unmeasured"}),
+    }
+}
+
+/// The meta as written: untrusted names and question texts sanitized.
+fn clean_meta(meta: &RoundMeta) -> RoundMeta {
+    let mut m = meta.clone();
+    m.seal_name = m.seal_name.map(|s| sanitize::excerpt(&s, 200));
+    m.qset_name = sanitize::excerpt(&m.qset_name, 200);
+    for q in &mut m.questions {
+        q.qid = sanitize::excerpt(&q.qid, 200);
+        q.question = sanitize::excerpt(&q.question, QUESTION_MAX);
+    }
+    m
+}
+
+impl Render for Json {
+    fn render(&self, report: &Report) -> String {
+        let s = &report.summary;
+        let wm = s.watermark.clone();
+        let numbers: Vec<J> = s
+            .number_lines()
+            .iter()
+            .map(|l| {
+                json!({
+                    "watermark": wm,
+                    "key": sanitize::excerpt(&l.key, 220),
+                    "section": l.section,
+                    "label": sanitize::excerpt(&l.label, 200),
+                    "display": l.value.display(),
+                    "value": value(&l.value),
+                    "note": l.note,
+                })
+            })
+            .collect();
+        let rows: Vec<J> = report
+            .rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "watermark": wm,
+                    "qid": sanitize::excerpt(&r.qid, 200),
+                    "kind": r.kind,
+                    "arm": r.arm,
+                    "rep": r.rep,
+                    "verdict": r.verdict.to_string(),
+                    "clarify": r.clarify,
+                    "label": sanitize::excerpt(&r.label, 200),
+                    "excerpt": sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
+                })
+            })
+            .collect();
+        let doc = json!({
+            "schema_version": SCHEMA_VERSION,
+            "manifest": report.meta.manifest,
+            "verdict": {
+                "name": s.verdict.name(),
+                "exit_code": s.verdict.exit_code(),
+                "claimed": s.verdict_claimed,
+                "detail": s.verdict_detail,
+            },
+            "watermark": wm,
+            "conflict_axis_stands": s.conflict_axis_stands,
+            "label_withheld": s.label_withheld,
+            "meta": clean_meta(&report.meta),
+            "numbers": numbers,
+            "rows": rows,
+            "does_not_measure": DOES_NOT_MEASURE
+                .iter()
+                .map(|(id, text)| json!({"id": id, "text": text}))
+                .collect::<Vec<_>>(),
+        });
+        let mut text = serde_json::to_string_pretty(&doc).expect("a json! value always serializes");
+        text.push('\n');
+        text
+    }
+
+    fn file_name(&self) -> &'static str {
+        "summary.json"
+    }
+}
+
+#[derive(Deserialize)]
+struct StoredRow {
+    qid: String,
+    kind: scorer::Kind,
+    arm: scorer::Arm,
+    rep: u32,
+    verdict: String,
+    clarify: bool,
+    label: String,
+    excerpt: String,
+}
+
+#[derive(Deserialize)]
+struct Stored {
+    schema_version: u32,
+    meta: RoundMeta,
+    rows: Vec<StoredRow>,
+}
+
+/// Reads a `summary.json` back into a [`Report`]; the summary is recomputed from its rows.
+pub fn read(text: &str, file: &str) -> Result<Report, Error> {
+    let jerr = |source| Error::Json {
+        file: file.to_string(),
+        source,
+    };
+    let version: J = serde_json::from_str(text).map_err(jerr)?;
+    let found = version["schema_version"].as_u64().unwrap_or(0) as u32;
+    if found != SCHEMA_VERSION {
+        return Err(Error::Schema {
+            file: file.to_string(),
+            found,
+            expected: SCHEMA_VERSION,
+        });
+    }
+    let stored: Stored = serde_json::from_value(version).map_err(jerr)?;
+    debug_assert_eq!(stored.schema_version, SCHEMA_VERSION);
+    let mut rows = Vec::with_capacity(stored.rows.len());
+    for (i, r) in stored.rows.into_iter().enumerate() {
+        let verdict = r.verdict.parse().map_err(|e: String| {
+            jerr(serde::de::Error::custom(format!("rows[{i}].verdict: {e}")))
+        })?;
+        rows.push(Row {
+            qid: r.qid,
+            kind: r.kind,
+            arm: r.arm,
+            rep: r.rep,
+            verdict,
+            clarify: r.clarify,
+            label: r.label,
+            excerpt: r.excerpt,
+        });
+    }
+    Ok(Report::new(stored.meta, rows))
+}

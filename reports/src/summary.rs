@@ -1,0 +1,956 @@
+//! Aggregation (§7.2), the instrument verdict (§7.3), the watermark (§7.4) and label
+//! withholding (§7.5): pure functions of a round's rows and meta.
+//!
+//! Every number is its own value with its own numerator and denominator. No field or function
+//! here combines two of them (typed × fallback, DELIVERY × HUI): a product of two numbers reads
+//! like a measurement and is none.
+
+use crate::stats::{self, Interval, McNemar, PairedContrast};
+use crate::{ManifestStatus, RoundMeta, Row};
+use scorer::{Arm, Class, Kind};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Below this many items an axis contrast is descriptive only; below this many discordant items
+/// McNemar is underpowered; below this MR denominator MR is flagged.
+pub const SMALL_SAMPLE: u64 = 10;
+
+/// `k` of `n`. A proportion of nothing (`n == 0`) is `UNMEASURED`, never 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proportion {
+    /// Numerator.
+    pub k: u64,
+    /// Denominator.
+    pub n: u64,
+}
+
+impl Proportion {
+    /// Counts the rows matching `hit` among the rows matching `of`.
+    fn count<'a>(
+        rows: impl Iterator<Item = &'a Row> + Clone,
+        of: impl Fn(&Row) -> bool,
+        hit: impl Fn(&Row) -> bool,
+    ) -> Proportion {
+        let n = rows.clone().filter(|r| of(r)).count() as u64;
+        let k = rows.filter(|r| of(r) && hit(r)).count() as u64;
+        Proportion { k, n }
+    }
+
+    /// `k / n`, or `None` when nothing was measured.
+    pub fn p(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.k as f64 / self.n as f64)
+    }
+
+    /// The 95% Wilson interval, or `None` when nothing was measured.
+    pub fn interval(&self) -> Option<Interval> {
+        stats::wilson(self.k, self.n)
+    }
+
+    /// `k/n (p, [lo, hi])`, or `UNMEASURED (0/0)`.
+    pub fn display(&self) -> String {
+        match (self.p(), self.interval()) {
+            (Some(p), Some(i)) => format!(
+                "{}/{} ({:.3}, [{:.3}, {:.3}])",
+                self.k, self.n, p, i.lo, i.hi
+            ),
+            _ => format!("UNMEASURED ({}/{})", self.k, self.n),
+        }
+    }
+}
+
+/// The round's instrument verdict (§7.3): is the instrument alive, and may the numbers be cited?
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum InstrumentVerdict {
+    /// CTRL failed to abstain on some negative: the model cannot say "absent" at all.
+    Void,
+    /// Known-positive ARM is not perfect.
+    InstrumentIncomplete,
+    /// Conflict: the asserted prior won more often than the planted value.
+    CarrierUnread,
+    /// ARM fails negatives more than CTRL: a result, not a broken instrument.
+    Finding,
+    /// None of the above held.
+    Ok,
+}
+
+impl InstrumentVerdict {
+    /// The upper-case name used everywhere (`VOID`, `INSTRUMENT_INCOMPLETE`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            InstrumentVerdict::Void => "VOID",
+            InstrumentVerdict::InstrumentIncomplete => "INSTRUMENT_INCOMPLETE",
+            InstrumentVerdict::CarrierUnread => "CARRIER_UNREAD",
+            InstrumentVerdict::Finding => "FINDING",
+            InstrumentVerdict::Ok => "OK",
+        }
+    }
+
+    /// The process exit code this verdict maps to (§9).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            InstrumentVerdict::Void => 3,
+            InstrumentVerdict::InstrumentIncomplete => 4,
+            InstrumentVerdict::CarrierUnread => 6,
+            InstrumentVerdict::Finding | InstrumentVerdict::Ok => 0,
+        }
+    }
+
+    /// Whether this verdict watermarks every number line and row (§7.4).
+    pub fn watermarks(&self) -> bool {
+        matches!(
+            self,
+            InstrumentVerdict::Void
+                | InstrumentVerdict::InstrumentIncomplete
+                | InstrumentVerdict::CarrierUnread
+        )
+    }
+}
+
+/// Every watermark word: the three verdicts that watermark, and the contamination override.
+/// A watermark is one of these or a verdict word joined with `+CONTAMINATED`.
+pub const WATERMARK_NAMES: [&str; 4] = [
+    "VOID",
+    "INSTRUMENT_INCOMPLETE",
+    "CARRIER_UNREAD",
+    "CONTAMINATED",
+];
+
+/// Class tallies of the conflict rows of one arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ConflictCounts {
+    /// All conflict rows of the arm (the denominator of every line below).
+    pub rows: u64,
+    /// `CONFLICT_FOLLOWED`: the planted value was given (CARRIER-READ).
+    pub followed: u64,
+    /// `PRIOR_WON`: the true value was given and seen (asserted only).
+    pub prior_won: u64,
+    /// `ABSTAINED_ON_CONFLICT`.
+    pub abstained: u64,
+    /// `UNCLASSIFIED`: nothing could be asserted; shown, never folded away.
+    pub unclassified: u64,
+    /// `VOID`: empty answers.
+    pub empty: u64,
+}
+
+impl ConflictCounts {
+    fn of(rows: &[Row], arm: Arm) -> ConflictCounts {
+        let mut c = ConflictCounts::default();
+        for r in rows
+            .iter()
+            .filter(|r| r.kind == Kind::Conflict && r.arm == arm)
+        {
+            c.rows += 1;
+            match r.verdict.class {
+                Class::ConflictFollowed => c.followed += 1,
+                Class::PriorWon => c.prior_won += 1,
+                Class::AbstainedOnConflict => c.abstained += 1,
+                Class::Unclassified => c.unclassified += 1,
+                Class::Void => c.empty += 1,
+                _ => {}
+            }
+        }
+        c
+    }
+}
+
+/// One item's context sensitivity `D = P_ARM − P_CTRL` (§7.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemD {
+    /// The item.
+    pub qid: String,
+    /// Its kind (decides "good").
+    pub kind: Kind,
+    /// Good ARM reps of ARM reps.
+    pub arm: Proportion,
+    /// Good CTRL reps of CTRL reps.
+    pub ctrl: Proportion,
+    /// `P_ARM − P_CTRL`; `None` when either arm has no rows for the item.
+    pub d: Option<f64>,
+    /// Newcombe hybrid score 95% interval (method 10); `None` when `d` is.
+    pub interval: Option<Interval>,
+}
+
+/// One axis's paired ARM−CTRL contrast over items (§7.2, "beyond the seed").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AxisContrast {
+    /// The axis.
+    pub kind: Kind,
+    /// Mean item difference and its t-interval; `None` when no item has both arms.
+    pub contrast: Option<PairedContrast>,
+    /// Exact McNemar on item-level majority outcomes.
+    pub mcnemar: McNemar,
+    /// Items left out of McNemar because exactly half their reps were good in an arm.
+    pub ties: u64,
+    /// Small-sample warnings for this axis.
+    pub warnings: Vec<String>,
+}
+
+/// What a number line holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Value {
+    /// A proportion with its Wilson interval.
+    Proportion(Proportion),
+    /// A plain count (never a denominator).
+    Count {
+        /// The count.
+        count: u64,
+    },
+    /// A per-item D.
+    ItemD(ItemD),
+    /// A paired ARM−CTRL contrast over an axis's items: mean difference and t-interval.
+    Contrast {
+        /// `None` when no item of the axis has both arms.
+        contrast: Option<PairedContrast>,
+    },
+    /// An exact McNemar test on an axis's item-level outcomes.
+    McNemar(McNemar),
+    /// Nothing could be measured; the note says why.
+    Unmeasured,
+}
+
+impl Value {
+    /// The value as it is printed in every human-readable format.
+    pub fn display(&self) -> String {
+        match self {
+            Value::Proportion(p) => p.display(),
+            Value::Count { count } => count.to_string(),
+            Value::ItemD(i) => match (i.d, i.interval) {
+                (Some(d), Some(iv)) => format!(
+                    "D={:+.3} [{:+.3}, {:+.3}] (ARM {}/{} · CTRL {}/{})",
+                    d, iv.lo, iv.hi, i.arm.k, i.arm.n, i.ctrl.k, i.ctrl.n
+                ),
+                _ => format!(
+                    "D=UNMEASURED (ARM {}/{} · CTRL {}/{})",
+                    i.arm.k, i.arm.n, i.ctrl.k, i.ctrl.n
+                ),
+            },
+            Value::Contrast { contrast } => match contrast {
+                None => "UNMEASURED (0 items with both arms)".to_string(),
+                Some(c) => match c.interval {
+                    Some(i) => format!(
+                        "{:+.3} [{:+.3}, {:+.3}] over {} items",
+                        c.mean, i.lo, i.hi, c.items
+                    ),
+                    None => format!("{:+.3} [UNMEASURED: 1 item]", c.mean),
+                },
+            },
+            Value::McNemar(m) => match m.p {
+                Some(p) => format!("b={} c={} p={p:.4}", m.b, m.c),
+                None => format!("b={} c={} p=UNMEASURED (no discordant items)", m.b, m.c),
+            },
+            Value::Unmeasured => "UNMEASURED".to_string(),
+        }
+    }
+}
+
+/// One printed number: every human-readable format prints exactly these, one per line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NumberLine {
+    /// Stable machine key (`delivery_arm`, `item_d:<qid>`, …; listed in `SCHEMA.md`).
+    pub key: String,
+    /// The section heading the line is printed under.
+    pub section: &'static str,
+    /// The printed name (`DELIVERY (ARM)`).
+    pub label: String,
+    /// The value.
+    pub value: Value,
+    /// Interpretation, label withholding or warning printed beside the value.
+    pub note: String,
+}
+
+/// Every number of a round, the instrument verdict and the watermark.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// All rows.
+    pub rows: u64,
+    /// Rows that took the typed path, of all rows.
+    pub typed: Proportion,
+    /// Rows that took the fallback (prose) path, of all rows.
+    pub fallback: Proportion,
+    /// Positive ARM `PASS` of positive ARM rows.
+    pub delivery_arm: Proportion,
+    /// Negative ARM rows that are not `PASS`, of negative ARM rows.
+    pub hui_arm: Proportion,
+    /// Negative CTRL rows that are not `PASS`, of negative CTRL rows: the survival line.
+    pub hui_ctrl: Proportion,
+    /// Positive CTRL `PASS` of positive CTRL rows: answered without the carrier.
+    pub lucky_ctrl: Proportion,
+    /// Rows the clarify lexicon matched (a counter, never a denominator).
+    pub clarify: u64,
+    /// Of which ARM.
+    pub clarify_arm: u64,
+    /// Of which CTRL.
+    pub clarify_ctrl: u64,
+    /// Rows with an empty answer (class `VOID`); they stay in every denominator as not-good.
+    pub empty_answers: u64,
+    /// Positive ARM rows that did not abstain (not `FAIL`/`REFUSED_WITH_TOKEN`), of positive ARM rows.
+    pub positive_coverage_arm: Proportion,
+    /// Positive ARM `PASS` of the positive ARM rows that did not abstain.
+    pub positive_accuracy_arm: Proportion,
+    /// Negative ARM `PASS` of negative ARM rows.
+    pub negative_abstained_arm: Proportion,
+    /// Negative ARM non-`PASS` of negative ARM rows (every answer here is wrong by definition).
+    pub negative_answered_arm: Proportion,
+    /// Conflict tallies, ARM.
+    pub conflict_arm: ConflictCounts,
+    /// Conflict tallies, CTRL (the control's survival line).
+    pub conflict_ctrl: ConflictCounts,
+    /// Memorization ratio (Longpre et al. 2021): ARM READ / (READ + PRIOR_WON).
+    pub mr: Proportion,
+    /// The conflict axis stands (§7.5): ARM followed the plant at least once and CTRL gave the prior at least once.
+    pub conflict_axis_stands: bool,
+    /// Why the interpretive labels are withheld, when they are: the conflict axis does not stand,
+    /// or the verdict watermarks the round.
+    pub label_withheld: Option<String>,
+    /// Per-item D, in qset order.
+    pub items: Vec<ItemD>,
+    /// Per-axis paired contrasts, positive, negative, conflict.
+    pub contrasts: Vec<AxisContrast>,
+    /// The instrument verdict.
+    pub verdict: InstrumentVerdict,
+    /// `false` when the verdict is `OK` by default only (missing arm or axis): exit stays 0,
+    /// the report says the verdict is not claimed.
+    pub verdict_claimed: bool,
+    /// The sentence explaining the verdict.
+    pub verdict_detail: String,
+    /// `VOID`, `CONTAMINATED`, `VOID+CONTAMINATED`, …; `None` for clean OK/FINDING rounds.
+    pub watermark: Option<String>,
+    /// Manifest status (UNVERIFIED goes in the header, not on every line).
+    pub manifest: ManifestStatus,
+}
+
+/// Whether a row is the good outcome for its kind (PASS; CONFLICT_FOLLOWED for conflict).
+/// Empty answers (`VOID`) are never good.
+pub fn is_good(row: &Row) -> bool {
+    match row.kind {
+        Kind::Positive | Kind::Negative => row.verdict.class == Class::Pass,
+        Kind::Conflict => row.verdict.class == Class::ConflictFollowed,
+    }
+}
+
+fn item_order(rows: &[Row], meta: &RoundMeta) -> Vec<(String, Kind)> {
+    let mut seen: Vec<(String, Kind)> = Vec::new();
+    for q in &meta.questions {
+        if !seen.iter().any(|(id, _)| id == &q.qid) {
+            seen.push((q.qid.clone(), q.kind));
+        }
+    }
+    let mut extra: BTreeMap<String, Kind> = BTreeMap::new();
+    for r in rows {
+        if !seen.iter().any(|(id, _)| id == &r.qid) {
+            extra.entry(r.qid.clone()).or_insert(r.kind);
+        }
+    }
+    seen.extend(extra);
+    seen
+}
+
+fn item_d(rows: &[Row], qid: &str, kind: Kind) -> ItemD {
+    let of = |arm: Arm| {
+        Proportion::count(
+            rows.iter(),
+            |r| r.qid == qid && r.arm == arm && r.kind == kind,
+            is_good,
+        )
+    };
+    let (arm, ctrl) = (of(Arm::Arm), of(Arm::Ctrl));
+    let d = match (arm.p(), ctrl.p()) {
+        (Some(a), Some(c)) => Some(a - c),
+        _ => None,
+    };
+    ItemD {
+        qid: qid.to_string(),
+        kind,
+        arm,
+        ctrl,
+        d,
+        interval: stats::newcombe_diff(arm.k, arm.n, ctrl.k, ctrl.n),
+    }
+}
+
+/// Item-level majority outcome: good when more than half the reps were good, `None` on a tie.
+fn majority(p: Proportion) -> Option<bool> {
+    use std::cmp::Ordering::*;
+    match (2 * p.k).cmp(&p.n) {
+        Greater => Some(true),
+        Less => Some(false),
+        Equal => None,
+    }
+}
+
+fn axis_contrast(kind: Kind, items: &[ItemD]) -> AxisContrast {
+    let paired: Vec<&ItemD> = items
+        .iter()
+        .filter(|i| i.kind == kind && i.d.is_some())
+        .collect();
+    let diffs: Vec<f64> = paired.iter().filter_map(|i| i.d).collect();
+    let (mut b, mut c, mut ties) = (0u64, 0u64, 0u64);
+    for i in &paired {
+        match (majority(i.arm), majority(i.ctrl)) {
+            (Some(true), Some(false)) => b += 1,
+            (Some(false), Some(true)) => c += 1,
+            (Some(_), Some(_)) => {}
+            _ => ties += 1,
+        }
+    }
+    let mut warnings = Vec::new();
+    if (paired.len() as u64) < SMALL_SAMPLE {
+        warnings.push(format!(
+            "descriptive only: {} item(s) with both arms (< {SMALL_SAMPLE})",
+            paired.len()
+        ));
+    }
+    if b + c < SMALL_SAMPLE {
+        warnings.push(format!(
+            "McNemar underpowered: b+c = {} (< {SMALL_SAMPLE})",
+            b + c
+        ));
+    }
+    if ties > 0 {
+        warnings.push(format!(
+            "{ties} item(s) left out of McNemar: exactly half their reps were good in an arm"
+        ));
+    }
+    AxisContrast {
+        kind,
+        contrast: stats::paired_contrast(&diffs),
+        mcnemar: stats::mcnemar_exact(b, c),
+        ties,
+        warnings,
+    }
+}
+
+/// The instrument verdict, first rule that holds (§7.3), with whether it is claimed and its sentence.
+fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
+    let (ca, hui_a, hui_c, del) = (&s.conflict_arm, s.hui_arm, s.hui_ctrl, s.delivery_arm);
+    if hui_c.n > 0 && hui_c.k > 0 {
+        return (
+            InstrumentVerdict::Void,
+            true,
+            format!(
+                "CTRL fails to abstain on negatives ({}/{}): the model cannot say \"absent\" at all; \
+                 this is about the model, not the carrier, and these numbers are not claims",
+                hui_c.k, hui_c.n
+            ),
+        );
+    }
+    if del.n > 0 && del.k < del.n {
+        return (
+            InstrumentVerdict::InstrumentIncomplete,
+            true,
+            format!(
+                "known-positive ARM is not perfect ({}/{}): the arm may be failing to read the carrier \
+                 rather than the carrier being thin",
+                del.k, del.n
+            ),
+        );
+    }
+    if ca.rows > 0 && ca.prior_won > ca.followed {
+        return (
+            InstrumentVerdict::CarrierUnread,
+            true,
+            format!(
+                "in the conflict control the asserted prior won ({}/{}) over the planted value ({}/{}): \
+                 DELIVERY is not carrier-borne and may not be cited",
+                ca.prior_won, ca.rows, ca.followed, ca.rows
+            ),
+        );
+    }
+    // Compared as rates (cross-multiplied) so unequal row counts cannot fake a difference.
+    if hui_a.n > 0 && hui_c.n > 0 && hui_a.k * hui_c.n > hui_c.k * hui_a.n {
+        return (
+            InstrumentVerdict::Finding,
+            true,
+            format!(
+                "CTRL abstains on negatives but ARM does not (HUI ARM {}/{} vs CTRL {}/{}): \
+                 if DELIVERY rises and HUI rises with it, this carrier is not an improvement",
+                hui_a.k, hui_a.n, hui_c.k, hui_c.n
+            ),
+        );
+    }
+    let arm_rows = s.delivery_arm.n + s.hui_arm.n + ca.rows;
+    let mut missing = Vec::new();
+    if arm_rows == 0 {
+        missing.push("no ARM rows (CTRL-only eligibility run)");
+    } else if del.n == 0 {
+        missing.push("no known-positive ARM rows, so INSTRUMENT_INCOMPLETE could not be checked");
+    }
+    if hui_c.n == 0 {
+        missing.push("no negative CTRL rows, so the survival line HUI (CTRL) is unmeasured");
+    }
+    if missing.is_empty() {
+        (
+            InstrumentVerdict::Ok,
+            true,
+            "instrument alive: CTRL abstains on every negative and known-positive ARM is perfect; \
+             from here the numbers point at what the carrier carried"
+                .to_string(),
+        )
+    } else {
+        (
+            InstrumentVerdict::Ok,
+            false,
+            format!(
+                "instrument verdict not claimed: {}; no VOID, INSTRUMENT_INCOMPLETE, CARRIER_UNREAD or \
+                 FINDING rule fired on the rows there are",
+                missing.join("; ")
+            ),
+        )
+    }
+}
+
+/// Why the interpretive labels of §7.5 are withheld, or `None` when the conflict axis stands.
+fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts) -> Option<String> {
+    if ca.rows == 0 && cc.rows == 0 {
+        return Some("no conflict items".to_string());
+    }
+    let mut why = Vec::new();
+    if ca.rows == 0 {
+        why.push("no ARM conflict rows".to_string());
+    } else if ca.followed == 0 {
+        why.push(format!(
+            "ARM never followed the planted value (CONFLICT_FOLLOWED 0/{})",
+            ca.rows
+        ));
+    }
+    if cc.rows == 0 {
+        why.push("no CTRL conflict rows".to_string());
+    } else if cc.prior_won == 0 {
+        why.push(format!(
+            "CTRL never gave the asserted prior (PRIOR_WON 0/{})",
+            cc.rows
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
+/// Computes every number of §7.2, the verdict, the watermark and the label decision.
+pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
+    let all = rows.iter();
+    let cell = |kind: Kind, arm: Arm| move |r: &Row| r.kind == kind && r.arm == arm;
+    let pass = |r: &Row| r.verdict.class == Class::Pass;
+    let not_pass = |r: &Row| r.verdict.class != Class::Pass;
+    let abstained_pos = |r: &Row| matches!(r.verdict.class, Class::Fail | Class::RefusedWithToken);
+
+    let typed = Proportion::count(all.clone(), |_| true, |r| r.verdict.typed);
+    let fallback = Proportion::count(all.clone(), |_| true, |r| !r.verdict.typed);
+    let delivery_arm = Proportion::count(all.clone(), cell(Kind::Positive, Arm::Arm), pass);
+    let positive_coverage_arm =
+        Proportion::count(all.clone(), cell(Kind::Positive, Arm::Arm), |r| {
+            !abstained_pos(r)
+        });
+    let positive_accuracy_arm = Proportion::count(
+        all.clone(),
+        |r| cell(Kind::Positive, Arm::Arm)(r) && !abstained_pos(r),
+        pass,
+    );
+    let conflict_arm = ConflictCounts::of(rows, Arm::Arm);
+    let conflict_ctrl = ConflictCounts::of(rows, Arm::Ctrl);
+    let items: Vec<ItemD> = item_order(rows, meta)
+        .into_iter()
+        .map(|(qid, kind)| item_d(rows, &qid, kind))
+        .collect();
+    let contrasts = Kind::ALL
+        .iter()
+        .map(|&k| axis_contrast(k, &items))
+        .collect();
+    let label = label_withheld(&conflict_arm, &conflict_ctrl);
+
+    let mut s = Summary {
+        rows: rows.len() as u64,
+        typed,
+        fallback,
+        delivery_arm,
+        hui_arm: Proportion::count(all.clone(), cell(Kind::Negative, Arm::Arm), not_pass),
+        hui_ctrl: Proportion::count(all.clone(), cell(Kind::Negative, Arm::Ctrl), not_pass),
+        lucky_ctrl: Proportion::count(all.clone(), cell(Kind::Positive, Arm::Ctrl), pass),
+        clarify: rows.iter().filter(|r| r.clarify).count() as u64,
+        clarify_arm: rows
+            .iter()
+            .filter(|r| r.clarify && r.arm == Arm::Arm)
+            .count() as u64,
+        clarify_ctrl: rows
+            .iter()
+            .filter(|r| r.clarify && r.arm == Arm::Ctrl)
+            .count() as u64,
+        empty_answers: rows
+            .iter()
+            .filter(|r| r.verdict.class == Class::Void)
+            .count() as u64,
+        positive_coverage_arm,
+        positive_accuracy_arm,
+        negative_abstained_arm: Proportion::count(
+            all.clone(),
+            cell(Kind::Negative, Arm::Arm),
+            pass,
+        ),
+        negative_answered_arm: Proportion::count(all, cell(Kind::Negative, Arm::Arm), not_pass),
+        conflict_arm,
+        conflict_ctrl,
+        mr: Proportion {
+            k: conflict_arm.followed,
+            n: conflict_arm.followed + conflict_arm.prior_won,
+        },
+        conflict_axis_stands: label.is_none(),
+        label_withheld: label,
+        items,
+        contrasts,
+        verdict: InstrumentVerdict::Ok,
+        verdict_claimed: false,
+        verdict_detail: String::new(),
+        watermark: None,
+        manifest: meta.manifest,
+    };
+    let (verdict, claimed, detail) = instrument_verdict(&s);
+    s.verdict = verdict;
+    s.verdict_claimed = claimed;
+    s.verdict_detail = detail;
+    // §7.5 names the conflict axis as the condition; a round whose verdict says its numbers are
+    // not claims cannot carry an interpretive label either.
+    if verdict.watermarks() {
+        let why = format!("the instrument verdict is {}", verdict.name());
+        s.label_withheld = Some(match s.label_withheld.take() {
+            Some(axis) => format!("{axis}; {why}"),
+            None => why,
+        });
+    }
+    let mut marks: Vec<&str> = Vec::new();
+    if verdict.watermarks() {
+        marks.push(verdict.name());
+    }
+    if meta.contaminated {
+        marks.push("CONTAMINATED");
+    }
+    s.watermark = (!marks.is_empty()).then(|| marks.join("+"));
+    s
+}
+
+impl Summary {
+    /// The verdict as printed: `VOID`, …, or `OK (not claimed)` when nothing was there to claim it from.
+    pub fn verdict_display(&self) -> String {
+        if self.verdict_claimed {
+            self.verdict.name().to_string()
+        } else {
+            format!("{} (not claimed)", self.verdict.name())
+        }
+    }
+
+    /// The prefix every number line and row carries (`[VOID] `), or `""` when none applies.
+    pub fn watermark_prefix(&self) -> String {
+        self.watermark
+            .as_deref()
+            .map(|w| format!("[{w}] "))
+            .unwrap_or_default()
+    }
+
+    /// Every number line, in print order. All human-readable renderers print exactly these, so
+    /// a number cannot be in one format and missing from another.
+    pub fn number_lines(&self) -> Vec<NumberLine> {
+        let mut out = Vec::new();
+        let mut push =
+            |key: &str, section: &'static str, label: &str, value: Value, note: String| {
+                out.push(NumberLine {
+                    key: key.to_string(),
+                    section,
+                    label: label.to_string(),
+                    value,
+                    note,
+                })
+            };
+        let prop = Value::Proportion;
+        let withheld = self.label_withheld.as_ref();
+
+        const PATHS: &str = "Answer paths (two numbers, never multiplied)";
+        let mut typed_note = String::from("rows that carried a recognised typed tag");
+        if self.rows > 0 && self.typed.k == 0 {
+            typed_note =
+                "WARNING typed 0: either no protocol was given or every answer ignored it; \
+                          those are different facts"
+                    .to_string();
+        }
+        push("typed", PATHS, "TYPED path", prop(self.typed), typed_note);
+        let mut fb_note = String::from("rows classified from prose alone");
+        if self.rows > 0 && self.fallback.k == 0 {
+            fb_note =
+                "WARNING fallback 0: \"all complied\" and \"fallback not wired\" print the same; \
+                       only a revert probe tells them apart"
+                    .to_string();
+        }
+        push(
+            "fallback",
+            PATHS,
+            "FALLBACK path",
+            prop(self.fallback),
+            fb_note,
+        );
+
+        const NUMBERS: &str = "Numbers";
+        let (lbl_d, lbl_h) = match withheld {
+            None => (
+                "carried by the carrier".to_string(),
+                "overconfidence made by the carrier".to_string(),
+            ),
+            Some(why) => (
+                format!("label withheld ({why}); this number is a record, not a citation"),
+                "label withheld: same reason".to_string(),
+            ),
+        };
+        push(
+            "delivery_arm",
+            NUMBERS,
+            "DELIVERY (ARM)",
+            prop(self.delivery_arm),
+            lbl_d,
+        );
+        push("hui_arm", NUMBERS, "HUI (ARM)", prop(self.hui_arm), lbl_h);
+        push(
+            "hui_ctrl",
+            NUMBERS,
+            "HUI (CTRL)",
+            prop(self.hui_ctrl),
+            "instrument survival line".to_string(),
+        );
+        push(
+            "lucky_ctrl",
+            NUMBERS,
+            "LUCKY (CTRL)",
+            prop(self.lucky_ctrl),
+            "answered without the carrier".to_string(),
+        );
+        for (key, label, count) in [
+            ("clarify", "CLARIFY", self.clarify),
+            ("clarify_arm", "CLARIFY (ARM)", self.clarify_arm),
+            ("clarify_ctrl", "CLARIFY (CTRL)", self.clarify_ctrl),
+        ] {
+            push(
+                key,
+                NUMBERS,
+                label,
+                Value::Count { count },
+                "ask-back answers: a counter, never a denominator".to_string(),
+            );
+        }
+        push(
+            "empty_answers",
+            NUMBERS,
+            "EMPTY answers",
+            Value::Count {
+                count: self.empty_answers,
+            },
+            "class VOID: kept in every denominator as not-good".to_string(),
+        );
+
+        const THREE: &str = "3-class (ARM)";
+        push(
+            "positive_coverage_arm",
+            THREE,
+            "positive coverage",
+            prop(self.positive_coverage_arm),
+            "did not abstain (FAIL and REFUSED_WITH_TOKEN count as abstaining)".to_string(),
+        );
+        let acc_note = if self.positive_accuracy_arm.n == 0 {
+            "nothing was answered: accuracy is 0/0, not 0".to_string()
+        } else {
+            "PASS of the answered".to_string()
+        };
+        push(
+            "positive_accuracy_arm",
+            THREE,
+            "positive accuracy",
+            prop(self.positive_accuracy_arm),
+            acc_note,
+        );
+        push(
+            "negative_abstained_arm",
+            THREE,
+            "negative abstained",
+            prop(self.negative_abstained_arm),
+            "the right behaviour here".to_string(),
+        );
+        push(
+            "negative_answered_arm",
+            THREE,
+            "negative answered",
+            prop(self.negative_answered_arm),
+            "every answer here is wrong by definition: no accuracy is given".to_string(),
+        );
+
+        let (ca, cc) = (&self.conflict_arm, &self.conflict_ctrl);
+        if ca.rows == 0 && cc.rows == 0 {
+            const NOC: &str = "Conflict";
+            push(
+                "carrier_read_arm",
+                NOC,
+                "CARRIER-READ",
+                Value::Unmeasured,
+                "no conflict items: not 0, not measured".to_string(),
+            );
+            push(
+                "delivery_carrier_borne",
+                NOC,
+                "DELIVERY carrier-borne?",
+                Value::Unmeasured,
+                "unverified: without conflict items DELIVERY may come from the repository or \
+                 general knowledge rather than the carrier"
+                    .to_string(),
+            );
+        } else {
+            const CA: &str = "Conflict (ARM)";
+            let pc = |k: u64, n: u64| Value::Proportion(Proportion { k, n });
+            push(
+                "carrier_read_arm",
+                CA,
+                "CARRIER-READ",
+                pc(ca.followed, ca.rows),
+                "followed the planted value: the carrier was read".to_string(),
+            );
+            push(
+                "prior_won_arm",
+                CA,
+                "PRIOR_WON",
+                pc(ca.prior_won, ca.rows),
+                if ca.prior_won > 0 {
+                    "the asserted true value won (seen in the answer)".to_string()
+                } else {
+                    "no asserted true value seen: no label".to_string()
+                },
+            );
+            push(
+                "abstained_arm",
+                CA,
+                "ABSTAINED",
+                pc(ca.abstained, ca.rows),
+                String::new(),
+            );
+            push(
+                "unclassified_arm",
+                CA,
+                "UNCLASSIFIED",
+                pc(ca.unclassified, ca.rows),
+                "none of the three could be asserted: a person reads these".to_string(),
+            );
+            let mut mr_note = "READ / (READ + PRIOR_WON), abstained and unclassified excluded \
+                               (Longpre et al. 2021)"
+                .to_string();
+            if self.mr.n < SMALL_SAMPLE {
+                mr_note.push_str(&format!(
+                    "; WARNING small denominator ({} < {SMALL_SAMPLE})",
+                    self.mr.n
+                ));
+            }
+            push("mr", CA, "MR", prop(self.mr), mr_note);
+
+            const CC: &str = "Conflict (CTRL): the control's survival line";
+            let read_note = if cc.followed > 0 {
+                "ANOMALY: CTRL gave the planted value without the carrier".to_string()
+            } else {
+                "should stay 0: CTRL has no carrier".to_string()
+            };
+            push(
+                "carrier_read_ctrl",
+                CC,
+                "CARRIER-READ",
+                pc(cc.followed, cc.rows),
+                read_note,
+            );
+            push(
+                "prior_won_ctrl",
+                CC,
+                "PRIOR_WON",
+                pc(cc.prior_won, cc.rows),
+                "CTRL's normal behaviour".to_string(),
+            );
+            push(
+                "abstained_ctrl",
+                CC,
+                "ABSTAINED",
+                pc(cc.abstained, cc.rows),
+                String::new(),
+            );
+            push(
+                "unclassified_ctrl",
+                CC,
+                "UNCLASSIFIED",
+                pc(cc.unclassified, cc.rows),
+                "CTRL's unclassified are shown too".to_string(),
+            );
+        }
+
+        const ITEMS: &str = "Per-item D = P_ARM − P_CTRL (context sensitivity; Newcombe 95%)";
+        for i in &self.items {
+            let note = match i.d {
+                Some(_) => format!("{} (good = {})", i.kind, good_name(i.kind)),
+                None => format!("{}: an arm has no rows for this item", i.kind),
+            };
+            push(
+                &format!("item_d:{}", i.qid),
+                ITEMS,
+                &i.qid,
+                Value::ItemD(i.clone()),
+                note,
+            );
+        }
+
+        const AX: &str = "Paired ARM−CTRL contrast per axis (items are the unit)";
+        for a in &self.contrasts {
+            push(
+                &format!("contrast:{}", a.kind),
+                AX,
+                &format!("{} mean ARM−CTRL", a.kind),
+                Value::Contrast {
+                    contrast: a.contrast,
+                },
+                a.warnings
+                    .iter()
+                    .filter(|w| w.starts_with("descriptive"))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
+            push(
+                &format!("mcnemar:{}", a.kind),
+                AX,
+                &format!("{} McNemar (exact)", a.kind),
+                Value::McNemar(a.mcnemar),
+                a.warnings
+                    .iter()
+                    .filter(|w| !w.starts_with("descriptive"))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
+        }
+        out
+    }
+}
+
+/// The class that counts as good for a kind, as printed.
+pub fn good_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Positive | Kind::Negative => "PASS",
+        Kind::Conflict => "CONFLICT_FOLLOWED",
+    }
+}
+
+/// The block every human-readable report carries (§7.6): what this round does not measure.
+pub const DOES_NOT_MEASURE: [(&str, &str); 3] = [
+    (
+        "R1 proxy",
+        "PASS means the ledger sufficed for this question, not that compaction preserved anything.",
+    ),
+    (
+        "R2 coverage",
+        "known pairs show minimum viability only; questions nobody wrote are not measured.",
+    ),
+    (
+        "R3 author bias",
+        "whoever writes both the seal and the qset picks what passes.",
+    ),
+];
+
+/// Good rows of one axis in one arm (the bars of the HTML report; D's two sides summed over items).
+pub fn good_rate(rows: &[Row], kind: Kind, arm: Arm) -> Proportion {
+    Proportion::count(rows.iter(), |r| r.kind == kind && r.arm == arm, is_good)
+}

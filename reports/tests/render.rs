@@ -1,0 +1,217 @@
+//! Renderers: snapshots of fixed rounds, watermarks in every format, round-trips.
+
+mod common;
+
+use common::*;
+use reports::csv::Csv;
+use reports::html::Html;
+use reports::json::Json;
+use reports::markdown::Markdown;
+use reports::terminal::Terminal;
+use reports::{watermark_ok, Render, Report};
+
+const TERM: Terminal = Terminal {
+    color: false,
+    width: 140,
+};
+
+fn rounds() -> Vec<(&'static str, Report)> {
+    vec![
+        ("ok", ok_round()),
+        ("void", void_round()),
+        ("contaminated", contaminated_round()),
+        ("no_conflict", no_conflict_round()),
+        ("ctrl_only", ctrl_only_round()),
+    ]
+}
+
+#[test]
+fn snapshots() {
+    for (name, r) in rounds() {
+        insta::assert_snapshot!(format!("{name}_terminal"), TERM.render(&r));
+        insta::assert_snapshot!(format!("{name}_csv"), Csv.render(&r));
+        insta::assert_snapshot!(format!("{name}_json"), Json.render(&r));
+        insta::assert_snapshot!(format!("{name}_markdown"), Markdown.render(&r));
+        insta::assert_snapshot!(format!("{name}_html"), Html.render(&r));
+    }
+}
+
+#[test]
+fn watermark_exactly_when_it_should_in_terminal_and_markdown() {
+    for (name, r) in rounds() {
+        let wm = r.summary.watermark.as_deref();
+        let expected = match name {
+            "void" => Some("VOID"),
+            "contaminated" => Some("CONTAMINATED"),
+            _ => None,
+        };
+        assert_eq!(wm, expected, "{name}");
+        for text in [
+            TERM.render(&r),
+            Terminal {
+                color: true,
+                width: 80,
+            }
+            .render(&r),
+            Markdown.render(&r),
+        ] {
+            watermark_ok(&text, wm).unwrap_or_else(|e| panic!("{name}: {e}"));
+            // and the check is not vacuous: the opposite claim fails
+            let wrong = if wm.is_some() { None } else { Some("VOID") };
+            assert!(
+                watermark_ok(&text, wrong).is_err(),
+                "{name}: check passed both ways"
+            );
+        }
+    }
+}
+
+#[test]
+fn watermark_ok_catches_a_missing_prefix_on_one_line() {
+    let text = TERM.render(&void_round());
+    let broken = text.replacen("[VOID] │ HUI (CTRL)", "│ HUI (CTRL)", 1);
+    assert_ne!(text, broken);
+    let e = watermark_ok(&broken, Some("VOID")).unwrap_err();
+    assert!(e.contains("HUI (CTRL)"), "{e}");
+    let md = Markdown.render(&void_round());
+    let broken = md.replacen("| [VOID] | HUI (CTRL)", "| HUI (CTRL)", 1);
+    assert!(watermark_ok(&broken, Some("VOID")).is_err());
+    // a watermark on an OK round is caught as well
+    let ok = TERM.render(&ok_round());
+    let forged = ok.replacen("│ DELIVERY", "[VOID] │ DELIVERY", 1);
+    assert!(watermark_ok(&forged, None).is_err());
+}
+
+#[test]
+fn combined_watermark_reaches_every_format() {
+    let mut r = void_round();
+    r.meta.contaminated = true;
+    let r = Report::new(r.meta, r.rows);
+    let wm = "VOID+CONTAMINATED";
+    watermark_ok(&TERM.render(&r), Some(wm)).unwrap();
+    watermark_ok(&Markdown.render(&r), Some(wm)).unwrap();
+    let csv = Csv.render(&r);
+    assert!(csv
+        .lines()
+        .skip(1)
+        .all(|l| l.starts_with("VOID+CONTAMINATED,")));
+    let html = Html.render(&r);
+    assert_eq!(
+        html.matches(
+            "<tr data-watermark=\"VOID+CONTAMINATED\"><td class=\"wm\">[VOID+CONTAMINATED]</td>"
+        )
+        .count(),
+        r.rows.len() + r.summary.number_lines().len()
+    );
+    let json: serde_json::Value = serde_json::from_str(&Json.render(&r)).unwrap();
+    for key in ["numbers", "rows"] {
+        for x in json[key].as_array().unwrap() {
+            assert_eq!(x["watermark"], wm);
+        }
+    }
+}
+
+#[test]
+fn clean_rounds_carry_no_watermark_in_any_format() {
+    let r = ok_round();
+    assert!(Csv.render(&r).lines().skip(1).all(|l| l.starts_with(',')));
+    assert!(!Html.render(&r).contains("data-watermark"));
+    let json: serde_json::Value = serde_json::from_str(&Json.render(&r)).unwrap();
+    assert!(json["watermark"].is_null());
+    for key in ["numbers", "rows"] {
+        for x in json[key].as_array().unwrap() {
+            assert!(x["watermark"].is_null());
+        }
+    }
+}
+
+#[test]
+fn unverified_is_in_the_header_and_summary_not_on_every_line() {
+    let mut r = ok_round();
+    r.meta.manifest = reports::ManifestStatus::Unverified;
+    let r = Report::new(r.meta, r.rows);
+    let t = TERM.render(&r);
+    let header: Vec<&str> = t.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(header.iter().any(|l| l.contains("UNVERIFIED")));
+    assert_eq!(t.matches("UNVERIFIED").count(), 1);
+    watermark_ok(&t, None).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&Json.render(&r)).unwrap();
+    assert_eq!(json["manifest"], "UNVERIFIED");
+    assert!(Markdown.render(&r).contains("**manifest**: UNVERIFIED"));
+}
+
+#[test]
+fn does_not_measure_block_and_labels_in_every_human_format() {
+    for (name, r) in rounds() {
+        for text in [TERM.render(&r), Markdown.render(&r), Html.render(&r)] {
+            for id in ["R1 proxy", "R2 coverage", "R3 author bias"] {
+                assert!(text.contains(id), "{name}: {id} missing");
+            }
+            if r.summary.label_withheld.is_some() {
+                assert!(text.contains("label withheld"), "{name}");
+                assert!(!text.contains("carried by the carrier"), "{name}");
+            } else {
+                assert!(text.contains("carried by the carrier"), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn terminal_respects_width_and_color() {
+    let r = ok_round();
+    let narrow = Terminal {
+        color: false,
+        width: 80,
+    }
+    .render(&r);
+    let body: Vec<&str> = narrow.lines().skip_while(|l| !l.is_empty()).collect();
+    for l in &body {
+        if l.starts_with('┌') || l.starts_with('│') || l.starts_with('└') {
+            assert!(l.chars().count() <= 80, "too wide: {l}");
+        }
+    }
+    assert!(!narrow.contains('\x1b'));
+    let coloured = Terminal {
+        color: true,
+        width: 80,
+    }
+    .render(&r);
+    assert!(coloured.contains("\x1b[1;32mInstrument verdict: OK"));
+}
+
+#[test]
+fn json_round_trips_to_the_same_report() {
+    for (name, r) in rounds() {
+        let text = Json.render(&r);
+        let back = Report::from_json(&text, "summary.json").unwrap();
+        assert_eq!(back.summary, r.summary, "{name}");
+        assert_eq!(back.rows, r.rows, "{name}");
+        assert_eq!(back.meta, r.meta, "{name}");
+        assert_eq!(Json.render(&back), text, "{name}");
+    }
+}
+
+#[test]
+fn json_from_another_schema_is_refused() {
+    let text =
+        Json.render(&ok_round())
+            .replacen("\"schema_version\": 1", "\"schema_version\": 2", 1);
+    let e = Report::from_json(&text, "round/summary.json").unwrap_err();
+    assert!(e.to_string().contains("round/summary.json"));
+    assert!(e.to_string().contains("schema version 2"));
+    let e = Report::from_json("{ \"schema_version\": 1, ", "x.json").unwrap_err();
+    assert!(e.to_string().starts_with("x.json: "));
+}
+
+#[test]
+fn csv_round_trips_rows_and_names_bad_lines() {
+    for (name, r) in rounds() {
+        let back = reports::csv::read_rows(&Csv.render(&r), "verdicts.csv").unwrap();
+        assert_eq!(back, r.rows, "{name}");
+    }
+    let mut text = Csv.render(&ok_round());
+    text = text.replacen(",TYPED_PASS,", ",TYPED_MAYBE,", 1);
+    let e = reports::csv::read_rows(&text, "verdicts.csv").unwrap_err();
+    assert!(e.to_string().starts_with("verdicts.csv:2:"), "{e}");
+}

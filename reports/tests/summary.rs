@@ -1,0 +1,333 @@
+//! Aggregation, verdict and watermark behaviour on fixed rounds.
+
+mod common;
+
+use common::*;
+use reports::{summarize, verdict_fixtures, InstrumentVerdict, Proportion, Render};
+use scorer::{Arm, Class, Kind};
+
+#[test]
+fn ok_round_numbers_are_counted_as_the_seed_counts_them() {
+    let s = ok_round().summary;
+    assert_eq!(s.rows, 28);
+    assert_eq!(s.typed, Proportion { k: 14, n: 28 });
+    assert_eq!(s.fallback, Proportion { k: 14, n: 28 });
+    assert_eq!(s.delivery_arm, Proportion { k: 6, n: 6 });
+    assert_eq!(s.hui_arm, Proportion { k: 0, n: 4 });
+    assert_eq!(s.hui_ctrl, Proportion { k: 0, n: 4 });
+    assert_eq!(s.lucky_ctrl, Proportion { k: 1, n: 6 });
+    assert_eq!((s.clarify, s.clarify_arm, s.clarify_ctrl), (1, 1, 0));
+    assert_eq!(s.conflict_arm.followed, 3);
+    assert_eq!(s.conflict_arm.unclassified, 1);
+    assert_eq!(s.conflict_ctrl.prior_won, 3);
+    assert_eq!(s.mr, Proportion { k: 3, n: 3 });
+    assert!(s.conflict_axis_stands);
+    assert_eq!(s.verdict, InstrumentVerdict::Ok);
+    assert!(s.verdict_claimed);
+    assert_eq!(s.watermark, None);
+    let p2 = s.items.iter().find(|i| i.qid == "p2").unwrap();
+    assert_eq!(p2.d, Some(0.5));
+}
+
+#[test]
+fn unmeasured_is_never_zero() {
+    let p = Proportion { k: 0, n: 0 };
+    assert_eq!(p.display(), "UNMEASURED (0/0)");
+    assert_eq!(p.p(), None);
+    assert_eq!(
+        Proportion { k: 8, n: 10 }.display(),
+        "8/10 (0.800, [0.490, 0.943])"
+    );
+    // Positive ARM all abstained: coverage 0/n, accuracy UNMEASURED (not 0).
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.kind == Kind::Positive && r.arm == Arm::Arm {
+            r.verdict.class = Class::Fail;
+        }
+    }
+    let s = summarize(&rows, &meta(&QS));
+    assert_eq!(s.positive_coverage_arm, Proportion { k: 0, n: 6 });
+    assert_eq!(s.positive_accuracy_arm.display(), "UNMEASURED (0/0)");
+}
+
+#[test]
+fn ctrl_only_round_claims_no_ok_and_leaves_arm_numbers_unmeasured() {
+    let s = ctrl_only_round().summary;
+    assert_eq!(s.verdict, InstrumentVerdict::Ok);
+    assert_eq!(s.verdict.exit_code(), 0);
+    assert!(!s.verdict_claimed);
+    assert!(s.verdict_detail.contains("CTRL-only eligibility run"));
+    assert_eq!(s.verdict_display(), "OK (not claimed)");
+    for p in [s.delivery_arm, s.hui_arm, s.mr, s.positive_accuracy_arm] {
+        assert_eq!(p.n, 0);
+        assert!(p.display().starts_with("UNMEASURED"));
+    }
+    assert!(s.items.iter().all(|i| i.d.is_none()));
+    let text = reports::terminal::Terminal {
+        color: false,
+        width: 120,
+    }
+    .render(&ctrl_only_round());
+    assert!(text.contains("OK (not claimed)"));
+    assert!(text.contains("DELIVERY (ARM)"));
+    assert!(!text.contains("DELIVERY (ARM)     │ 0/0"));
+}
+
+#[test]
+fn ctrl_only_round_where_ctrl_fabricates_is_void() {
+    let mut r = ctrl_only_round();
+    for row in r.rows.iter_mut() {
+        if row.qid == "n1" {
+            row.verdict.class = Class::Hallucinated;
+        }
+    }
+    assert_eq!(summarize(&r.rows, &r.meta).verdict, InstrumentVerdict::Void);
+}
+
+#[test]
+fn every_verdict_fixture_gives_its_verdict() {
+    let meta = reports::fixture_meta();
+    let fixtures = verdict_fixtures();
+    for v in [
+        InstrumentVerdict::Void,
+        InstrumentVerdict::InstrumentIncomplete,
+        InstrumentVerdict::CarrierUnread,
+        InstrumentVerdict::Finding,
+        InstrumentVerdict::Ok,
+    ] {
+        assert!(
+            fixtures.iter().any(|f| f.expected == v),
+            "no lane for {v:?}"
+        );
+    }
+    for f in fixtures {
+        let s = summarize(&f.rows, &meta);
+        assert_eq!(s.verdict, f.expected, "{}", f.name);
+        assert_eq!(s.verdict_claimed, f.claimed, "{}", f.name);
+        assert!(!s.verdict_detail.is_empty());
+    }
+}
+
+#[test]
+fn exit_codes_and_names() {
+    use InstrumentVerdict::*;
+    let got: Vec<_> = [Void, InstrumentIncomplete, CarrierUnread, Finding, Ok]
+        .iter()
+        .map(|v| (v.name(), v.exit_code(), v.watermarks()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("VOID", 3, true),
+            ("INSTRUMENT_INCOMPLETE", 4, true),
+            ("CARRIER_UNREAD", 6, true),
+            ("FINDING", 0, false),
+            ("OK", 0, false)
+        ]
+    );
+}
+
+#[test]
+fn watermark_words() {
+    assert_eq!(void_round().summary.watermark.as_deref(), Some("VOID"));
+    assert_eq!(
+        contaminated_round().summary.watermark.as_deref(),
+        Some("CONTAMINATED")
+    );
+    let mut r = void_round();
+    r.meta.contaminated = true;
+    assert_eq!(
+        summarize(&r.rows, &r.meta).watermark.as_deref(),
+        Some("VOID+CONTAMINATED")
+    );
+    // FINDING carries none.
+    let mut rows = ok_rows();
+    rows.iter_mut()
+        .filter(|r| r.qid == "n1" && r.arm == Arm::Arm)
+        .for_each(|r| r.verdict.class = Class::Fail);
+    let s = summarize(&rows, &meta(&QS));
+    assert_eq!(s.verdict, InstrumentVerdict::Finding);
+    assert_eq!(s.watermark, None);
+}
+
+#[test]
+fn labels_are_withheld_unless_the_conflict_axis_stands() {
+    let ok = ok_round().summary;
+    let lines = ok.number_lines();
+    let note =
+        |k: &str, s: &Vec<reports::NumberLine>| s.iter().find(|l| l.key == k).unwrap().note.clone();
+    assert_eq!(note("delivery_arm", &lines), "carried by the carrier");
+    assert_eq!(
+        note("hui_arm", &lines),
+        "overconfidence made by the carrier"
+    );
+
+    let nc = no_conflict_round().summary;
+    let lines = nc.number_lines();
+    assert!(note("delivery_arm", &lines).starts_with("label withheld"));
+    assert!(note("delivery_arm", &lines).contains("no conflict items"));
+    let cr = lines.iter().find(|l| l.key == "carrier_read_arm").unwrap();
+    assert_eq!(cr.value.display(), "UNMEASURED");
+    assert!(lines.iter().any(|l| l.key == "delivery_carrier_borne"));
+
+    // The seed's code tested both counts on ARM; §7.5 asks for ARM followed and CTRL prior.
+    // ARM has both FOLLOWED and PRIOR_WON but CTRL never gives the prior: withheld.
+    let mut rows = ok_rows();
+    for r in rows.iter_mut().filter(|r| r.kind == Kind::Conflict) {
+        r.verdict.class = match (r.arm, r.rep) {
+            (Arm::Arm, 1) => Class::ConflictFollowed,
+            (Arm::Arm, _) => Class::PriorWon,
+            (Arm::Ctrl, _) => Class::AbstainedOnConflict,
+        };
+    }
+    let s = summarize(&rows, &meta(&QS));
+    assert!(!s.conflict_axis_stands);
+    assert!(s
+        .label_withheld
+        .unwrap()
+        .contains("CTRL never gave the asserted prior"));
+}
+
+#[test]
+fn conflict_ctrl_read_is_flagged_and_mr_small_sample_is_flagged() {
+    let mut rows = ok_rows();
+    rows.iter_mut()
+        .filter(|r| r.qid == "c1" && r.arm == Arm::Ctrl && r.rep == 1)
+        .for_each(|r| r.verdict.class = Class::ConflictFollowed);
+    let s = summarize(&rows, &meta(&QS));
+    let lines = s.number_lines();
+    let read = lines.iter().find(|l| l.key == "carrier_read_ctrl").unwrap();
+    assert!(read.note.starts_with("ANOMALY"));
+    let mr = lines.iter().find(|l| l.key == "mr").unwrap();
+    assert!(mr.note.contains("small denominator"));
+}
+
+#[test]
+fn typed_and_fallback_warnings() {
+    let mut rows = ok_rows();
+    rows.iter_mut().for_each(|r| r.verdict.typed = true);
+    let s = summarize(&rows, &meta(&QS));
+    let fb = s
+        .number_lines()
+        .into_iter()
+        .find(|l| l.key == "fallback")
+        .unwrap();
+    assert!(fb.note.contains("fallback not wired"));
+    rows.iter_mut().for_each(|r| r.verdict.typed = false);
+    let s = summarize(&rows, &meta(&QS));
+    let t = s
+        .number_lines()
+        .into_iter()
+        .find(|l| l.key == "typed")
+        .unwrap();
+    assert!(t.note.starts_with("WARNING typed 0"));
+}
+
+#[test]
+fn axis_contrasts_use_items_and_warn_on_small_samples() {
+    let s = ok_round().summary;
+    let pos = &s.contrasts[0];
+    assert_eq!(pos.kind, Kind::Positive);
+    let c = pos.contrast.unwrap();
+    assert_eq!(c.items, 3); // items, not the 12 positive rows
+    assert!((c.mean - (1.0 + 0.5 + 1.0) / 3.0).abs() < 1e-12);
+    // p2 CTRL is 1/2 good: a tie, left out of McNemar.
+    assert_eq!((pos.mcnemar.b, pos.mcnemar.c, pos.ties), (2, 0, 1));
+    assert!(pos
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("descriptive only")));
+    assert!(pos
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("McNemar underpowered")));
+    // Negative: identical arms → mean 0, no discordant items → p UNMEASURED, not 1 or 0.
+    let neg = &s.contrasts[1];
+    assert_eq!(neg.contrast.unwrap().mean, 0.0);
+    assert_eq!(neg.mcnemar.p, None);
+}
+
+/// No field or number line of the summary is a product of two numbers (typed × fallback,
+/// DELIVERY × HUI). The round is built so that those products equal no legitimate value.
+#[test]
+fn summary_holds_no_product_of_two_numbers() {
+    let mut rows = Vec::new();
+    // typed 7, fallback 11 (of 18); DELIVERY 3/7; HUI ARM 2/5 (CTRL clean, so FINDING).
+    for i in 0..7u32 {
+        let class = if i < 3 { Class::Pass } else { Class::Fail };
+        rows.push(row(
+            &format!("p{i}"),
+            Kind::Positive,
+            Arm::Arm,
+            1,
+            class,
+            true,
+        ));
+    }
+    for i in 0..5u32 {
+        let class = if i < 2 {
+            Class::Hallucinated
+        } else {
+            Class::Pass
+        };
+        rows.push(row(
+            &format!("n{i}"),
+            Kind::Negative,
+            Arm::Arm,
+            1,
+            class,
+            false,
+        ));
+    }
+    for i in 0..6u32 {
+        rows.push(row(
+            &format!("n{i}"),
+            Kind::Negative,
+            Arm::Ctrl,
+            1,
+            Class::Pass,
+            false,
+        ));
+    }
+    let s = summarize(&rows, &meta(&[]));
+    assert_eq!((s.typed.k, s.fallback.k), (7, 11));
+    let forbidden_counts = [7 * 11];
+    let forbidden_rates = [(7.0 / 18.0) * (11.0 / 18.0), (3.0 / 7.0) * (2.0 / 5.0)];
+    let json = serde_json::to_value(&s).unwrap();
+    let mut nums = Vec::new();
+    fn walk(v: &serde_json::Value, keys: &mut Vec<String>, nums: &mut Vec<f64>) {
+        match v {
+            serde_json::Value::Number(n) => nums.push(n.as_f64().unwrap()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, keys, nums)),
+            serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| {
+                keys.push(k.clone());
+                walk(x, keys, nums)
+            }),
+            _ => {}
+        }
+    }
+    let mut keys = Vec::new();
+    walk(&json, &mut keys, &mut nums);
+    let rendered = reports::json::Json.render(&reports::Report::new(meta(&[]), rows));
+    walk(
+        &serde_json::from_str(&rendered).unwrap(),
+        &mut keys,
+        &mut nums,
+    );
+    for x in &nums {
+        for f in forbidden_counts {
+            assert_ne!(*x, f as f64, "a product of two counts appears");
+        }
+        for f in forbidden_rates {
+            assert!((x - f).abs() > 1e-9, "a product of two rates appears: {x}");
+        }
+    }
+    for k in keys {
+        let k = k.to_lowercase();
+        let combines = (k.contains("typed") && k.contains("fallback"))
+            || (k.contains("delivery") && k.contains("hui"))
+            || k.contains("product")
+            || k.contains("_x_");
+        assert!(!combines, "a field combines two numbers: {k}");
+    }
+}
