@@ -1,1 +1,5 @@
 //! Isolated checkouts, planting, agents and the dispatch pool of `harness`.
+
+pub mod agent;
+pub mod error;
+pub mod process;
