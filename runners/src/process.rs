@@ -11,7 +11,6 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -302,29 +301,48 @@ fn unix_ms(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
-fn drain<R: Read + Send + 'static>(mut r: R, cap: usize) -> mpsc::Receiver<(Vec<u8>, bool)> {
-    let (tx, rx) = mpsc::channel();
+/// What a reader thread has collected so far: bytes kept, truncated, finished.
+type Sink = Arc<Mutex<(Vec<u8>, bool, bool)>>;
+
+fn drain<R: Read + Send + 'static>(mut r: R, cap: usize) -> Sink {
+    let sink: Sink = Arc::new(Mutex::new((Vec::new(), false, false)));
+    let out = sink.clone();
     thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut truncated = false;
         let mut buf = [0u8; 64 * 1024];
         loop {
             match r.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => {
-                    let room = cap.saturating_sub(kept.len());
+                    let mut g = sink.lock().unwrap_or_else(|p| p.into_inner());
+                    let room = cap.saturating_sub(g.0.len());
                     if n > room {
-                        truncated = true;
+                        g.1 = true;
                     }
-                    kept.extend_from_slice(&buf[..n.min(room)]);
+                    g.0.extend_from_slice(&buf[..n.min(room)]);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             }
         }
-        let _ = tx.send((kept, truncated));
+        sink.lock().unwrap_or_else(|p| p.into_inner()).2 = true;
     });
-    rx
+    out
+}
+
+/// Takes what a reader collected, waiting up to `wait` for it to reach end of file.
+/// Returns (bytes, truncated, complete).
+fn collect(sink: &Sink, wait: Duration) -> (Vec<u8>, bool, bool) {
+    let deadline = Instant::now() + wait;
+    loop {
+        {
+            let mut g = sink.lock().unwrap_or_else(|p| p.into_inner());
+            if g.2 || Instant::now() >= deadline {
+                let bytes = std::mem::take(&mut g.0);
+                return (bytes, g.1, g.2);
+            }
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Whether `pid` has exited, without reaping it: while the zombie leader is not reaped
@@ -395,8 +413,8 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
             let _ = sin.write_all(&bytes);
         });
     }
-    let out_rx = drain(child.stdout.take().expect("piped stdout"), spec.max_output);
-    let err_rx = drain(child.stderr.take().expect("piped stderr"), spec.max_output);
+    let out_sink = drain(child.stdout.take().expect("piped stdout"), spec.max_output);
+    let err_sink = drain(child.stderr.take().expect("piped stderr"), spec.max_output);
 
     let mut timed_out = false;
     let mut cancelled = false;
@@ -438,16 +456,9 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
     wait_result?;
     let status = status.map_err(|e| Error::os(format!("waiting for agent pid {pid}"), e))?;
 
-    let mut output_incomplete = false;
-    let mut collect = |rx: mpsc::Receiver<(Vec<u8>, bool)>| match rx.recv_timeout(Duration::from_secs(2)) {
-        Ok(v) => v,
-        Err(_) => {
-            output_incomplete = true;
-            (Vec::new(), false)
-        }
-    };
-    let (stdout, stdout_truncated) = collect(out_rx);
-    let (stderr, stderr_truncated) = collect(err_rx);
+    let (stdout, stdout_truncated, out_done) = collect(&out_sink, Duration::from_secs(2));
+    let (stderr, stderr_truncated, err_done) = collect(&err_sink, Duration::from_millis(100));
+    let output_incomplete = !(out_done && err_done);
 
     Ok(RunOutcome {
         stdout,
