@@ -342,9 +342,11 @@ impl AgentSpec {
 
     /// Whether the template names `{prompt_file}`, so the runner must write it.
     pub fn uses_prompt_file(&self) -> bool {
-        self.template
-            .iter()
-            .any(|a| segments(a).iter().any(|s| matches!(s, Segment::Placeholder("prompt_file"))))
+        self.template.iter().any(|a| {
+            segments(a)
+                .iter()
+                .any(|s| matches!(s, Segment::Placeholder("prompt_file")))
+        })
     }
 
     /// The bytes to feed on stdin: the prompt when `prompt_stdin`, else none (`/dev/null`).
@@ -366,9 +368,11 @@ impl AgentSpec {
             ]);
         }
         let mentions = |name: &str| {
-            self.template
-                .iter()
-                .any(|a| segments(a).iter().any(|s| matches!(s, Segment::Placeholder(n) if *n == name)))
+            self.template.iter().any(|a| {
+                segments(a)
+                    .iter()
+                    .any(|s| matches!(s, Segment::Placeholder(n) if *n == name))
+            })
         };
         if !self.prompt_stdin && !mentions("prompt") && !mentions("prompt_file") {
             return Err(Error::Template {
@@ -478,7 +482,9 @@ pub fn extract_answer(spec: &AgentSpec, raw_stdout: &[u8]) -> Result<Vec<u8>> {
                         let item = v.get("item");
                         let ty = item.and_then(|i| i.get("type")).and_then(|t| t.as_str());
                         if ty == Some("agent_message") {
-                            if let Some(t) = item.and_then(|i| i.get("text")).and_then(|t| t.as_str()) {
+                            if let Some(t) =
+                                item.and_then(|i| i.get("text")).and_then(|t| t.as_str())
+                            {
                                 answer = Some(t.to_string());
                             }
                         }
@@ -490,11 +496,9 @@ pub fn extract_answer(spec: &AgentSpec, raw_stdout: &[u8]) -> Result<Vec<u8>> {
                             .unwrap_or("turn failed");
                         failure = Some(format!("turn.failed: {}", excerpt(msg)));
                     }
-                    Some("error") => {
-                        if failure.is_none() {
-                            let msg = v.get("message").and_then(|m| m.as_str()).unwrap_or("error");
-                            failure = Some(format!("error event: {}", excerpt(msg)));
-                        }
+                    Some("error") if failure.is_none() => {
+                        let msg = v.get("message").and_then(|m| m.as_str()).unwrap_or("error");
+                        failure = Some(format!("error event: {}", excerpt(msg)));
                     }
                     _ => {}
                 }
@@ -521,7 +525,11 @@ fn last_json_object(raw: &[u8]) -> Option<serde_json::Value> {
     text.lines()
         .rev()
         .filter(|l| !l.trim().is_empty())
-        .find_map(|l| serde_json::from_str::<serde_json::Value>(l.trim()).ok().filter(|v| v.is_object()))
+        .find_map(|l| {
+            serde_json::from_str::<serde_json::Value>(l.trim())
+                .ok()
+                .filter(|v| v.is_object())
+        })
 }
 
 /// Copies the preset's credential files from `user_home` into `fresh_home` (mode 0600)
@@ -529,7 +537,11 @@ fn last_json_object(raw: &[u8]) -> Option<serde_json::Value> {
 /// a variable instead). For Gemini, when the Google login is copied, the one setting
 /// that selects it is carried into a new `settings.json`; nothing else of the user's
 /// settings is.
-pub fn install_credentials(spec: &AgentSpec, user_home: &Path, fresh_home: &Path) -> Result<Vec<PathBuf>> {
+pub fn install_credentials(
+    spec: &AgentSpec,
+    user_home: &Path,
+    fresh_home: &Path,
+) -> Result<Vec<PathBuf>> {
     let mut copied = Vec::new();
     for rel in &spec.credential_files {
         let src = user_home.join(rel);
@@ -540,7 +552,10 @@ pub fn install_credentials(spec: &AgentSpec, user_home: &Path, fresh_home: &Path
         if let Some(parent) = dst.parent() {
             fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
-        let bytes = fs::read(&src).map_err(|e| Error::Credential { path: src.clone(), source: e })?;
+        let bytes = fs::read(&src).map_err(|e| Error::Credential {
+            path: src.clone(),
+            source: e,
+        })?;
         write_private(&dst, &bytes)?;
         copied.push(PathBuf::from(rel));
     }

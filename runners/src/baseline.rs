@@ -34,19 +34,103 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 pub const MAX_ANSWER_CHARS: usize = 2000;
 
 const STOPWORDS: &[&str] = &[
-    "about", "after", "all", "also", "and", "any", "are", "been", "before", "being", "but",
-    "can", "could", "did", "does", "doing", "done", "for", "from", "had", "has", "have",
-    "her", "his", "how", "into", "its", "may", "might", "must", "not", "now", "our", "out",
-    "over", "said", "shall", "she", "should", "than", "that", "the", "their", "them", "then",
-    "there", "these", "they", "this", "those", "was", "were", "what", "when", "where",
-    "which", "while", "who", "whom", "whose", "why", "will", "with", "would", "you", "your",
-    "무엇", "무엇인가", "무엇이었나", "어떤", "어디", "언제", "누구", "어떻게", "있나", "있는가",
+    "about",
+    "after",
+    "all",
+    "also",
+    "and",
+    "any",
+    "are",
+    "been",
+    "before",
+    "being",
+    "but",
+    "can",
+    "could",
+    "did",
+    "does",
+    "doing",
+    "done",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "her",
+    "his",
+    "how",
+    "into",
+    "its",
+    "may",
+    "might",
+    "must",
+    "not",
+    "now",
+    "our",
+    "out",
+    "over",
+    "said",
+    "shall",
+    "she",
+    "should",
+    "than",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "was",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "무엇",
+    "무엇인가",
+    "무엇이었나",
+    "어떤",
+    "어디",
+    "언제",
+    "누구",
+    "어떻게",
+    "있나",
+    "있는가",
 ];
 
 /// Korean particles stripped from the end of a Hangul word, longest first.
 const PARTICLES: &[&str] = &[
-    "에서는", "으로는", "에서", "으로", "에는", "은", "는", "이", "가", "을", "를", "의", "에",
-    "도", "로", "와", "과",
+    "에서는",
+    "으로는",
+    "에서",
+    "으로",
+    "에는",
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "의",
+    "에",
+    "도",
+    "로",
+    "와",
+    "과",
 ];
 
 fn is_hangul(c: char) -> bool {
@@ -105,8 +189,8 @@ pub fn question_of(prompt: &str) -> &str {
 /// Path-looking words of a prompt: containing a `/`, or shaped `name.ext`.
 pub fn named_paths(prompt: &str) -> Vec<String> {
     let trim: &[char] = &[
-        '[', ']', '(', ')', '{', '}', '<', '>', '"', '\'', '`', ',', ';', ':', '!', '?', '—',
-        '«', '»',
+        '[', ']', '(', ')', '{', '}', '<', '>', '"', '\'', '`', ',', ';', ':', '!', '?', '—', '«',
+        '»',
     ];
     let mut out = Vec::new();
     for raw in prompt.split_whitespace() {
@@ -114,13 +198,11 @@ pub fn named_paths(prompt: &str) -> Vec<String> {
         if w.is_empty() || w.contains("://") {
             continue;
         }
-        let has_ext = w
-            .rsplit_once('.')
-            .is_some_and(|(stem, ext)| {
-                !stem.is_empty()
-                    && (1..=8).contains(&ext.len())
-                    && ext.chars().all(|c| c.is_ascii_alphanumeric())
-            });
+        let has_ext = w.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=8).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        });
         if (w.contains('/') || has_ext) && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
         }
@@ -135,7 +217,10 @@ fn resolve_inside(root: &Path, named: &str) -> Option<(PathBuf, PathBuf)> {
     let candidate = root.join(named);
     let canon = fs::canonicalize(&candidate).ok()?;
     let rel = canon.strip_prefix(root).ok()?.to_path_buf();
-    if rel.components().any(|c| c == Component::Normal(".git".as_ref())) {
+    if rel
+        .components()
+        .any(|c| c == Component::Normal(".git".as_ref()))
+    {
         return None;
     }
     fs::metadata(&canon).ok().filter(|m| m.is_file())?;
@@ -213,7 +298,9 @@ pub fn answer(checkout: &Path, prompt: &str, respect_ignore: bool) -> String {
 
     let mut best: Option<Candidate> = None;
     for (abs, rel, named) in sources {
-        let Some(text) = read_text(&abs) else { continue };
+        let Some(text) = read_text(&abs) else {
+            continue;
+        };
         for (i, line) in text.lines().enumerate() {
             let lw = words(line);
             let hits = qwords.iter().filter(|w| lw.contains(*w)).count();
@@ -227,7 +314,11 @@ pub fn answer(checkout: &Path, prompt: &str, respect_ignore: bool) -> String {
                 line_no: i + 1,
                 text: line.trim().to_string(),
             };
-            if best.as_ref().is_none_or(|b| cand < *b) {
+            let better = match &best {
+                Some(b) => cand < *b,
+                None => true,
+            };
+            if better {
                 best = Some(cand);
             }
         }
@@ -237,7 +328,11 @@ pub fn answer(checkout: &Path, prompt: &str, respect_ignore: bool) -> String {
             let hits = (-c.neg_hits) as usize;
             if hits >= n.min(2) && hits * 2 >= n {
                 let excerpt: String = c.text.chars().take(MAX_ANSWER_CHARS).collect();
-                format!("{excerpt}\n(found in {}, line {})", c.path.display(), c.line_no)
+                format!(
+                    "{excerpt}\n(found in {}, line {})",
+                    c.path.display(),
+                    c.line_no
+                )
             } else {
                 REFUSAL.to_string()
             }

@@ -107,7 +107,11 @@ pub fn check_pass_env(names: &[String]) -> Result<()> {
 /// the `pass` names (preset credentials plus `--pass-env`) when set in `parent`, then
 /// `HOME`, the XDG folders, `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and `TMPDIR` pointing into
 /// the dispatch's own folders. Never a `HARNESS_*` variable.
-pub fn allowlisted_env<I>(parent: I, pass: &[String], home: &DispatchHome) -> Result<Vec<(OsString, OsString)>>
+pub fn allowlisted_env<I>(
+    parent: I,
+    pass: &[String],
+    home: &DispatchHome,
+) -> Result<Vec<(OsString, OsString)>>
 where
     I: IntoIterator<Item = (OsString, OsString)>,
 {
@@ -118,9 +122,8 @@ where
         if name.to_ascii_uppercase().starts_with("HARNESS_") {
             continue;
         }
-        let allowed = BASE_ENV.contains(&name)
-            || name.starts_with("LC_")
-            || pass.iter().any(|p| p == name);
+        let allowed =
+            BASE_ENV.contains(&name) || name.starts_with("LC_") || pass.iter().any(|p| p == name);
         if allowed {
             out.push((k, v));
         }
@@ -156,11 +159,17 @@ impl ProcessGroups {
     }
 
     fn add(&self, pgid: i32) {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).insert(pgid);
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(pgid);
     }
 
     fn remove(&self, pgid: i32) {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).remove(&pgid);
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&pgid);
     }
 
     /// How many dispatch groups are running now.
@@ -284,7 +293,10 @@ impl RunOutcome {
         if self.cancelled {
             Some("cancelled".into())
         } else if self.timed_out {
-            Some(format!("timed out after {:.1}s", self.duration.as_secs_f64()))
+            Some(format!(
+                "timed out after {:.1}s",
+                self.duration.as_secs_f64()
+            ))
         } else if let Some(sig) = self.signal {
             Some(format!("killed by signal {sig}"))
         } else if let Some(code) = self.exit_code.filter(|c| *c != 0) {
@@ -298,7 +310,9 @@ impl RunOutcome {
 }
 
 fn unix_ms(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 /// What a reader thread has collected so far: bytes kept, truncated, finished.
@@ -425,7 +439,11 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
             Ok(false) => {}
             Err(e) => break Err(e),
         }
-        if spec.cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
+        if spec
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst))
+        {
             cancelled = true;
             break Ok(());
         }

@@ -163,7 +163,12 @@ impl Isolation {
             .is_some_and(|l| l.status != "not_enforced");
         self.level = if self.userns && self.pidns && self.mountns_proc && ll_full {
             "full".into()
-        } else if !self.userns && !self.pidns && !self.mountns_proc && ll_full && self.mode == SandboxMode::Landlock {
+        } else if !self.userns
+            && !self.pidns
+            && !self.mountns_proc
+            && ll_full
+            && self.mode == SandboxMode::Landlock
+        {
             "landlock".into()
         } else if !self.userns && !self.pidns && !self.mountns_proc && !ll_any {
             "none".into()
@@ -179,7 +184,11 @@ impl Isolation {
                 missing.push("proc");
             }
             if !ll_full {
-                missing.push(if ll_any { "landlock(partial)" } else { "landlock" });
+                missing.push(if ll_any {
+                    "landlock(partial)"
+                } else {
+                    "landlock"
+                });
             }
             format!("partial: missing {}", missing.join(", "))
         };
@@ -443,14 +452,19 @@ pub fn probe() -> Capabilities {
     };
     for flags in [NS_FULL, NS_PRIV] {
         let with_user = flags & libc::CLONE_NEWUSER != 0;
-        let label = if with_user { "user+pid+mount namespaces" } else { "pid+mount namespaces" };
+        let label = if with_user {
+            "user+pid+mount namespaces"
+        } else {
+            "pid+mount namespaces"
+        };
         match probe_once(flags) {
             Ok(proc_ok) => {
                 caps.userns |= with_user;
                 caps.pidns = true;
                 caps.mount_proc = proc_ok.is_ok();
                 if let Err(e) = proc_ok {
-                    caps.namespace_errors.push(format!("{label}: fresh /proc: {e}"));
+                    caps.namespace_errors
+                        .push(format!("{label}: fresh /proc: {e}"));
                 }
                 if caps.mount_proc {
                     break;
@@ -525,7 +539,15 @@ pub struct AllowedPaths {
 }
 
 const SYSTEM_DIRS: [&str; 9] = [
-    "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/etc", "/run/current-system",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/etc",
+    "/run/current-system",
 ];
 const DEVICES: [&str; 6] = [
     "/dev/null",
@@ -571,13 +593,20 @@ fn interpreter_of(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
 }
 
 fn is_too_broad(p: &Path) -> bool {
-    p == Path::new("/") || p.parent() == Some(Path::new("/")) && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p) && p != Path::new("/opt")
+    p == Path::new("/")
+        || p.parent() == Some(Path::new("/"))
+            && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p)
+            && p != Path::new("/opt")
 }
 
 /// Computes the allowed folders for one agent: system folders, the runtime of
 /// `agent_argv[0]` (and of its `#!` interpreter), absolute `PATH` entries other than
 /// `/` and the home folder itself, a few devices, and the request's read/write folders.
-pub fn allowed_paths(req: &SandboxRequest, agent_argv: &[OsString], path_var: Option<&OsStr>) -> AllowedPaths {
+pub fn allowed_paths(
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+    path_var: Option<&OsStr>,
+) -> AllowedPaths {
     let mut a = AllowedPaths::default();
     let forbidden: Vec<PathBuf> = req
         .forbid
@@ -585,7 +614,9 @@ pub fn allowed_paths(req: &SandboxRequest, agent_argv: &[OsString], path_var: Op
         .map(|f| fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
         .collect();
     let push = |v: &mut Vec<PathBuf>, p: PathBuf| {
-        let clashes = forbidden.iter().any(|f| f.starts_with(&p) || p.starts_with(f));
+        let clashes = forbidden
+            .iter()
+            .any(|f| f.starts_with(&p) || p.starts_with(f));
         if p.exists() && !clashes && !v.contains(&p) {
             v.push(p);
         }
@@ -652,10 +683,25 @@ fn build_ruleset(allowed: &AllowedPaths) -> std::result::Result<RulesetCreated, 
         .handle_access(AccessFs::from_all(abi))
         .and_then(|r| r.scope(Scope::from_all(abi)))
         .and_then(|r| r.create())
-        .and_then(|r| r.add_rules(path_beneath_rules(&allowed.read_exec, AccessFs::from_read(abi))))
-        .and_then(|r| r.add_rules(path_beneath_rules(&allowed.read_only, AccessFs::ReadFile | AccessFs::ReadDir)))
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                &allowed.read_exec,
+                AccessFs::from_read(abi),
+            ))
+        })
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                &allowed.read_only,
+                AccessFs::ReadFile | AccessFs::ReadDir,
+            ))
+        })
         .and_then(|r| r.add_rules(path_beneath_rules(&allowed.devices, dev_access)))
-        .and_then(|r| r.add_rules(path_beneath_rules(&allowed.read_write, AccessFs::from_all(abi))))
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                &allowed.read_write,
+                AccessFs::from_all(abi),
+            ))
+        })
         .map_err(|e| e.to_string())
 }
 
@@ -663,7 +709,11 @@ fn build_ruleset(allowed: &AllowedPaths) -> std::result::Result<RulesetCreated, 
 // The wrapper.
 
 /// Builds the argv that runs `agent_argv` through the harness's `__sandbox` wrapper.
-pub fn wrap_argv(harness_exe: &Path, req: &SandboxRequest, agent_argv: &[OsString]) -> Vec<OsString> {
+pub fn wrap_argv(
+    harness_exe: &Path,
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+) -> Vec<OsString> {
     let mut v: Vec<OsString> = vec![
         harness_exe.as_os_str().to_owned(),
         "__sandbox".into(),
@@ -723,11 +773,17 @@ pub fn parse_wrapper_args(args: &[OsString]) -> Result<(SandboxRequest, Vec<OsSt
             "--tmp" => tmp = Some(PathBuf::from(value)),
             "--report" => report = Some(PathBuf::from(value)),
             "--forbid" => forbid.push(PathBuf::from(value)),
-            other => return Err(Error::Sandbox(format!("unknown wrapper argument `{other}`"))),
+            other => {
+                return Err(Error::Sandbox(format!(
+                    "unknown wrapper argument `{other}`"
+                )))
+            }
         }
         i += 2;
     }
-    Err(Error::Sandbox("missing `--` before the agent command".into()))
+    Err(Error::Sandbox(
+        "missing `--` before the agent command".into(),
+    ))
 }
 
 /// Reads the report a wrapper wrote.
@@ -744,7 +800,8 @@ fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
 }
 
 fn cstring(s: &OsStr) -> Result<CString> {
-    CString::new(s.as_bytes()).map_err(|_| Error::Sandbox(format!("NUL byte in `{}`", s.to_string_lossy())))
+    CString::new(s.as_bytes())
+        .map_err(|_| Error::Sandbox(format!("NUL byte in `{}`", s.to_string_lossy())))
 }
 
 /// Child status record: private-mount errno, proc-mount errno, landlock code
@@ -758,10 +815,16 @@ const REC_LEN: usize = 24;
 pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i32> {
     let path_var = std::env::var_os("PATH");
     let program = resolve_program(&agent_argv[0], path_var.as_deref()).ok_or_else(|| {
-        Error::Sandbox(format!("agent program `{}` not found on PATH", agent_argv[0].to_string_lossy()))
+        Error::Sandbox(format!(
+            "agent program `{}` not found on PATH",
+            agent_argv[0].to_string_lossy()
+        ))
     })?;
     let prog_c = cstring(program.as_os_str())?;
-    let argv_c: Vec<CString> = agent_argv.iter().map(|a| cstring(a)).collect::<Result<_>>()?;
+    let argv_c: Vec<CString> = agent_argv
+        .iter()
+        .map(|a| cstring(a))
+        .collect::<Result<_>>()?;
     let envp_c: Vec<CString> = std::env::vars_os()
         .map(|(k, v)| {
             let mut kv = k;
@@ -843,7 +906,10 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
                 let rs = if fd >= 0 {
                     // SAFETY: fd was just opened and is owned here.
                     let owned = unsafe { OwnedFd::from_raw_fd(fd) };
-                    rs.add_rule(PathBeneath::new(owned, AccessFs::ReadFile | AccessFs::ReadDir))
+                    rs.add_rule(PathBeneath::new(
+                        owned,
+                        AccessFs::ReadFile | AccessFs::ReadDir,
+                    ))
                 } else {
                     Ok(rs)
                 };
@@ -889,7 +955,8 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         if flags & libc::CLONE_NEWUSER != 0 {
             if let Err(e) = write_id_maps(pid) {
                 kill_and_reap(pid);
-                iso.missing.push(format!("{}: uid/gid map: {e}", ns_label(flags)));
+                iso.missing
+                    .push(format!("{}: uid/gid map: {e}", ns_label(flags)));
                 continue;
             }
         }
@@ -899,23 +966,33 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         break;
     }
     drop(ruleset);
-    let (pid, flags, st_r) = started.ok_or_else(|| Error::Sandbox("no sandbox child could be started".into()))?;
+    let (pid, flags, st_r) =
+        started.ok_or_else(|| Error::Sandbox("no sandbox child could be started".into()))?;
     iso.userns = flags & libc::CLONE_NEWUSER != 0;
     iso.pidns = flags & libc::CLONE_NEWPID != 0;
-    if !iso.userns && req.mode.wants_namespaces() && !iso.missing.iter().any(|m| m.starts_with("user")) {
+    if !iso.userns
+        && req.mode.wants_namespaces()
+        && !iso.missing.iter().any(|m| m.starts_with("user"))
+    {
         iso.missing.push("user namespace: not entered".into());
     }
 
     let mut rec = [0u8; REC_LEN];
     let got = read_full(&st_r, &mut rec);
     let mut exec_errno = [0u8; 4];
-    let exec_got = if got == REC_LEN { read_full(&st_r, &mut exec_errno) } else { 0 };
+    let exec_got = if got == REC_LEN {
+        read_full(&st_r, &mut exec_errno)
+    } else {
+        0
+    };
     drop(st_r);
-    let status = wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e))?;
+    let status =
+        wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e))?;
 
     if got != REC_LEN {
         iso.refused = true;
-        iso.missing.push("sandbox child ended before reporting".into());
+        iso.missing
+            .push("sandbox child ended before reporting".into());
         iso.compute_level();
         write_report(&req.report, &iso)?;
         return Ok(EXIT_SANDBOX_REFUSED);
@@ -925,9 +1002,13 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         (field(0), field(1), field(2), field(3), field(4), field(5));
     if flags & libc::CLONE_NEWNS != 0 {
         if priv_e != 0 {
-            iso.missing.push(format!("fresh /proc: making / private: {}", describe_errno(priv_e)));
+            iso.missing.push(format!(
+                "fresh /proc: making / private: {}",
+                describe_errno(priv_e)
+            ));
         } else if proc_e != 0 {
-            iso.missing.push(format!("fresh /proc: mount: {}", describe_errno(proc_e)));
+            iso.missing
+                .push(format!("fresh /proc: mount: {}", describe_errno(proc_e)));
         } else {
             iso.mountns_proc = true;
         }
@@ -945,9 +1026,16 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
             .into(),
         });
         match ll_code {
-            2 => iso.missing.push(format!("landlock: partially enforced at ABI {ll_abi}")),
-            3 => iso.missing.push("landlock: not enforced by this kernel".into()),
-            4 => iso.missing.push(format!("landlock: restrict_self: {}", describe_errno(ll_errno))),
+            2 => iso
+                .missing
+                .push(format!("landlock: partially enforced at ABI {ll_abi}")),
+            3 => iso
+                .missing
+                .push("landlock: not enforced by this kernel".into()),
+            4 => iso.missing.push(format!(
+                "landlock: restrict_self: {}",
+                describe_errno(ll_errno)
+            )),
             _ => {}
         }
     }

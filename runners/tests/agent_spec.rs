@@ -5,8 +5,8 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use runners::agent::{
-    extract_answer, install_credentials, split_template, AgentKind, AgentSpec, BaselineKind, Invocation,
-    OutputFormat, Preset,
+    extract_answer, install_credentials, split_template, AgentKind, AgentSpec, BaselineKind,
+    Invocation, OutputFormat, Preset,
 };
 use runners::error::Error;
 
@@ -65,7 +65,10 @@ fn unknown_placeholder_and_bad_quoting_are_errors() {
         AgentSpec::parse("command:a {promt}", None),
         Err(Error::Template { .. })
     ));
-    assert!(matches!(split_template("a 'unclosed"), Err(Error::Template { .. })));
+    assert!(matches!(
+        split_template("a 'unclosed"),
+        Err(Error::Template { .. })
+    ));
     assert!(matches!(split_template("   "), Err(Error::Template { .. })));
     // JSON-ish braces are not placeholders.
     let argv = split_template(r#"a --cfg '{"k":1}' {prompt}"#).unwrap();
@@ -75,7 +78,10 @@ fn unknown_placeholder_and_bad_quoting_are_errors() {
 #[test]
 fn a_template_that_never_delivers_the_prompt_is_refused_unless_stdin() {
     let spec = AgentSpec::parse("command:cat", None).unwrap();
-    assert!(matches!(spec.argv(&inv("q", None)), Err(Error::Template { .. })));
+    assert!(matches!(
+        spec.argv(&inv("q", None)),
+        Err(Error::Template { .. })
+    ));
     let spec = spec.with_prompt_stdin(true);
     assert_eq!(strs(spec.argv(&inv("q", None)).unwrap()), vec!["cat"]);
     assert_eq!(spec.stdin_bytes("q"), Some(b"q".to_vec()));
@@ -85,11 +91,22 @@ fn a_template_that_never_delivers_the_prompt_is_refused_unless_stdin() {
 fn presets_use_their_documented_non_interactive_modes() {
     let claude = AgentSpec::parse("claude", None).unwrap();
     assert_eq!(claude.output, OutputFormat::ClaudeJson);
-    assert!(claude.credential_env.contains(&"ANTHROPIC_API_KEY".to_string()));
+    assert!(claude
+        .credential_env
+        .contains(&"ANTHROPIC_API_KEY".to_string()));
     assert_eq!(claude.credential_files, vec![".claude/.credentials.json"]);
     assert_eq!(
         strs(claude.argv(&inv("-v? what", Some("sonnet"))).unwrap()),
-        vec!["claude", "-p", "--output-format", "json", "--model", "sonnet", "--", "-v? what"]
+        vec![
+            "claude",
+            "-p",
+            "--output-format",
+            "json",
+            "--model",
+            "sonnet",
+            "--",
+            "-v? what"
+        ]
     );
     assert_eq!(
         strs(claude.argv(&inv("q", None)).unwrap()),
@@ -100,14 +117,28 @@ fn presets_use_their_documented_non_interactive_modes() {
     assert_eq!(codex.output, OutputFormat::CodexJsonl);
     assert_eq!(
         strs(codex.argv(&inv("q", None)).unwrap()),
-        vec!["codex", "exec", "--skip-git-repo-check", "--json", "--", "q"]
+        vec![
+            "codex",
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "--",
+            "q"
+        ]
     );
 
     let gemini = AgentSpec::parse("gemini", None).unwrap();
     assert_eq!(gemini.output, OutputFormat::GeminiJson);
     assert_eq!(
         strs(gemini.argv(&inv("q", Some("g2"))).unwrap()),
-        vec!["gemini", "--output-format", "json", "-m", "g2", "--prompt=q"]
+        vec![
+            "gemini",
+            "--output-format",
+            "json",
+            "-m",
+            "g2",
+            "--prompt=q"
+        ]
     );
 }
 
@@ -115,16 +146,31 @@ fn presets_use_their_documented_non_interactive_modes() {
 fn a_config_override_replaces_the_preset_command_and_keeps_its_credentials() {
     let spec = AgentSpec::parse("claude", Some("/opt/claude/bin/claude -p {prompt}")).unwrap();
     assert_eq!(spec.kind, AgentKind::Preset(Preset::Claude));
-    assert_eq!(spec.output, OutputFormat::Text, "no --output-format json: stdout is the answer");
-    assert!(spec.credential_env.contains(&"CLAUDE_CODE_OAUTH_TOKEN".to_string()));
-    assert_eq!(strs(spec.argv(&inv("q", None)).unwrap()), vec!["/opt/claude/bin/claude", "-p", "q"]);
+    assert_eq!(
+        spec.output,
+        OutputFormat::Text,
+        "no --output-format json: stdout is the answer"
+    );
+    assert!(spec
+        .credential_env
+        .contains(&"CLAUDE_CODE_OAUTH_TOKEN".to_string()));
+    assert_eq!(
+        strs(spec.argv(&inv("q", None)).unwrap()),
+        vec!["/opt/claude/bin/claude", "-p", "q"]
+    );
     assert!(AgentSpec::parse("baseline-grep", Some("x {prompt}")).is_err());
-    assert!(matches!(AgentSpec::parse("clod", None), Err(Error::UnknownAgent(_))));
+    assert!(matches!(
+        AgentSpec::parse("clod", None),
+        Err(Error::UnknownAgent(_))
+    ));
 }
 
 #[test]
 fn baselines_run_as_the_harness_hidden_subcommand_with_the_prompt_on_stdin() {
-    for (name, kind) in [("baseline-grep", BaselineKind::Grep), ("baseline-grep-all", BaselineKind::GrepAll)] {
+    for (name, kind) in [
+        ("baseline-grep", BaselineKind::Grep),
+        ("baseline-grep-all", BaselineKind::GrepAll),
+    ] {
         let spec = AgentSpec::parse(name, None).unwrap();
         assert_eq!(spec.kind, AgentKind::Baseline(kind));
         assert!(spec.prompt_stdin);
@@ -139,7 +185,10 @@ fn baselines_run_as_the_harness_hidden_subcommand_with_the_prompt_on_stdin() {
 fn claude_json_answer_is_the_result_field() {
     let spec = AgentSpec::parse("claude", None).unwrap();
     let ok = br#"{"type":"result","subtype":"success","is_error":false,"result":"The port is 7.","session_id":"s"}"#;
-    assert_eq!(extract_answer(&spec, ok).unwrap(), b"The port is 7.".to_vec());
+    assert_eq!(
+        extract_answer(&spec, ok).unwrap(),
+        b"The port is 7.".to_vec()
+    );
     // stream-json: the last line is the result object.
     let stream = b"{\"type\":\"system\"}\n{\"type\":\"assistant\"}\n{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"A\"}\n";
     assert_eq!(extract_answer(&spec, stream).unwrap(), b"A".to_vec());
@@ -148,7 +197,8 @@ fn claude_json_answer_is_the_result_field() {
 #[test]
 fn claude_json_error_result_is_a_dispatch_failure_not_an_answer() {
     let spec = AgentSpec::parse("claude", None).unwrap();
-    let err = br#"{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key"}"#;
+    let err =
+        br#"{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key"}"#;
     match extract_answer(&spec, err) {
         Err(Error::AgentFailed { agent, reason }) => {
             assert_eq!(agent, "claude");
@@ -157,9 +207,18 @@ fn claude_json_error_result_is_a_dispatch_failure_not_an_answer() {
         other => panic!("expected AgentFailed, got {other:?}"),
     }
     let maxturns = br#"{"type":"result","subtype":"error_max_turns","is_error":false}"#;
-    assert!(matches!(extract_answer(&spec, maxturns), Err(Error::AgentFailed { .. })));
-    assert!(matches!(extract_answer(&spec, b"not json"), Err(Error::AgentFailed { .. })));
-    assert!(matches!(extract_answer(&spec, b""), Err(Error::AgentFailed { .. })));
+    assert!(matches!(
+        extract_answer(&spec, maxturns),
+        Err(Error::AgentFailed { .. })
+    ));
+    assert!(matches!(
+        extract_answer(&spec, b"not json"),
+        Err(Error::AgentFailed { .. })
+    ));
+    assert!(matches!(
+        extract_answer(&spec, b""),
+        Err(Error::AgentFailed { .. })
+    ));
 }
 
 #[test]
@@ -171,9 +230,15 @@ fn codex_and_gemini_structured_output() {
         "{\"type\":\"item.completed\",\"item\":{\"id\":\"2\",\"type\":\"agent_message\",\"text\":\"final\"}}\n",
         "{\"type\":\"turn.completed\",\"usage\":{}}\n"
     );
-    assert_eq!(extract_answer(&codex, ok.as_bytes()).unwrap(), b"final".to_vec());
+    assert_eq!(
+        extract_answer(&codex, ok.as_bytes()).unwrap(),
+        b"final".to_vec()
+    );
     let failed = "{\"type\":\"turn.failed\",\"error\":{\"message\":\"quota\"}}\n";
-    assert!(matches!(extract_answer(&codex, failed.as_bytes()), Err(Error::AgentFailed { .. })));
+    assert!(matches!(
+        extract_answer(&codex, failed.as_bytes()),
+        Err(Error::AgentFailed { .. })
+    ));
 
     let gemini = AgentSpec::parse("gemini", None).unwrap();
     assert_eq!(
@@ -205,12 +270,18 @@ fn only_credentials_are_copied_into_the_fresh_home() {
 
     let claude = AgentSpec::parse("claude", None).unwrap();
     let copied = install_credentials(&claude, u, fresh.path()).unwrap();
-    assert_eq!(copied, vec![Path::new(".claude/.credentials.json").to_path_buf()]);
+    assert_eq!(
+        copied,
+        vec![Path::new(".claude/.credentials.json").to_path_buf()]
+    );
     assert!(fresh.path().join(".claude/.credentials.json").is_file());
     assert!(!fresh.path().join(".claude/CLAUDE.md").exists());
     assert!(!fresh.path().join(".claude/projects").exists());
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(fresh.path().join(".claude/.credentials.json")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(fresh.path().join(".claude/.credentials.json"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o077, 0, "credentials are private");
 
     let gemini = AgentSpec::parse("gemini", None).unwrap();
@@ -220,5 +291,10 @@ fn only_credentials_are_copied_into_the_fresh_home() {
     assert!(!settings.contains("mcpServers") && !settings.contains("contextFileName"));
 
     let codex = AgentSpec::parse("codex", None).unwrap();
-    assert!(install_credentials(&codex, u, fresh.path()).unwrap().is_empty(), "absent file is skipped");
+    assert!(
+        install_credentials(&codex, u, fresh.path())
+            .unwrap()
+            .is_empty(),
+        "absent file is skipped"
+    );
 }

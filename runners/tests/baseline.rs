@@ -17,10 +17,22 @@ fn checkout() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     git2::Repository::init(root).unwrap();
-    write(root, "README.md", "Demo project.\nThe billing service is written in Rust.\n");
-    write(root, "config/billing.toml", "# billing service\nport = 7741 # the billing service listens on this port\n");
+    write(
+        root,
+        "README.md",
+        "Demo project.\nThe billing service is written in Rust.\n",
+    );
+    write(
+        root,
+        "config/billing.toml",
+        "# billing service\nport = 7741 # the billing service listens on this port\n",
+    );
     write(root, ".gitignore", "scratch/\n");
-    write(root, "scratch/notes.txt", "the deploy region chosen was mars west\n");
+    write(
+        root,
+        "scratch/notes.txt",
+        "the deploy region chosen was mars west\n",
+    );
     write(root, ".git/info/exclude", "tracks/_meta/compaction/\n");
     write(
         root,
@@ -33,7 +45,11 @@ fn checkout() -> tempfile::TempDir {
 #[test]
 fn answers_with_the_best_matching_line_and_its_source() {
     let dir = checkout();
-    let a = answer(dir.path(), "What port does the billing service listen on?", true);
+    let a = answer(
+        dir.path(),
+        "What port does the billing service listen on?",
+        true,
+    );
     assert!(a.contains("7741"), "{a}");
     assert!(a.contains("config/billing.toml, line 2"), "{a}");
 }
@@ -41,11 +57,29 @@ fn answers_with_the_best_matching_line_and_its_source() {
 #[test]
 fn refuses_in_plain_words_when_nothing_matches() {
     let dir = checkout();
-    assert_eq!(answer(dir.path(), "Which database vendor was rejected last quarter?", true), REFUSAL);
+    assert_eq!(
+        answer(
+            dir.path(),
+            "Which database vendor was rejected last quarter?",
+            true
+        ),
+        REFUSAL
+    );
     // One weak overlap (1 of 4 content words) is not an answer.
-    assert_eq!(answer(dir.path(), "Which vendor priced the billing contract renewal?", true), REFUSAL);
+    assert_eq!(
+        answer(
+            dir.path(),
+            "Which vendor priced the billing contract renewal?",
+            true
+        ),
+        REFUSAL
+    );
     assert_eq!(answer(dir.path(), "", true), REFUSAL);
-    assert_eq!(answer(dir.path(), "what is it?", true), REFUSAL, "no content words");
+    assert_eq!(
+        answer(dir.path(), "what is it?", true),
+        REFUSAL,
+        "no content words"
+    );
 }
 
 #[test]
@@ -77,9 +111,12 @@ fn question_is_the_first_line_after_the_hand_off_note() {
     assert_eq!(question_of(p), "What port?");
     assert_eq!(question_of("  \nWhy?\nmore"), "Why?");
     assert_eq!(named_paths(p), vec!["a/b.md"]);
-    assert!(named_paths("see https://example.com/x.html and notes.md.").contains(&"notes.md".to_string()));
+    assert!(named_paths("see https://example.com/x.html and notes.md.")
+        .contains(&"notes.md".to_string()));
     let w = content_words("What is the Retry-budget of 배포 지역은?");
-    assert!(w.contains("retry") && w.contains("budget") && w.contains("배포") && w.contains("지역"));
+    assert!(
+        w.contains("retry") && w.contains("budget") && w.contains("배포") && w.contains("지역")
+    );
     assert!(!w.contains("what") && !w.contains("the") && !w.contains("is"));
 }
 
@@ -96,7 +133,11 @@ fn ties_break_by_named_file_then_path_then_line() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "b.txt", "alpha beta gamma one\n");
-    write(root, "a.txt", "zzz\nalpha beta gamma two\nalpha beta gamma three\n");
+    write(
+        root,
+        "a.txt",
+        "zzz\nalpha beta gamma two\nalpha beta gamma three\n",
+    );
     let q = "alpha beta gamma?";
     let first = answer(root, q, true);
     assert!(first.starts_with("alpha beta gamma two"), "{first}");
@@ -110,35 +151,65 @@ fn ties_break_by_named_file_then_path_then_line() {
 #[test]
 fn never_reads_outside_the_checkout() {
     let outside = tempfile::tempdir().unwrap();
-    write(outside.path(), "secret.txt", "the launch code phrase is violet harbor\n");
-    write(outside.path(), "dir/inner.txt", "the launch code phrase is violet harbor\n");
+    write(
+        outside.path(),
+        "secret.txt",
+        "the launch code phrase is violet harbor\n",
+    );
+    write(
+        outside.path(),
+        "dir/inner.txt",
+        "the launch code phrase is violet harbor\n",
+    );
     let dir = checkout();
     let root = dir.path();
     std::os::unix::fs::symlink(outside.path().join("secret.txt"), root.join("link.txt")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("dir"), root.join("linkdir")).unwrap();
     let q = "What is the launch code phrase?";
     for respect in [true, false] {
-        assert_eq!(answer(root, q, respect), REFUSAL, "symlinks are not followed (respect={respect})");
+        assert_eq!(
+            answer(root, q, respect),
+            REFUSAL,
+            "symlinks are not followed (respect={respect})"
+        );
         for named in [
             "link.txt".to_string(),
             "linkdir/inner.txt".to_string(),
             format!("{}", outside.path().join("secret.txt").display()),
-            format!("../{}/secret.txt", outside.path().file_name().unwrap().to_string_lossy()),
+            format!(
+                "../{}/secret.txt",
+                outside.path().file_name().unwrap().to_string_lossy()
+            ),
         ] {
             let prompt = format!("[Hand-off: {named} — open it] {q}");
-            assert_eq!(answer(root, &prompt, respect), REFUSAL, "named {named} must not be read");
+            assert_eq!(
+                answer(root, &prompt, respect),
+                REFUSAL,
+                "named {named} must not be read"
+            );
         }
     }
     // The same prompt does answer once the file is really inside (the test can fail).
-    write(root, "inside.txt", "the launch code phrase is violet harbor\n");
+    write(
+        root,
+        "inside.txt",
+        "the launch code phrase is violet harbor\n",
+    );
     assert!(answer(root, q, true).contains("violet harbor"));
 }
 
 #[test]
 fn never_reads_the_git_folder() {
     let dir = checkout();
-    write(dir.path(), ".git/notes.txt", "the launch code phrase is violet harbor\n");
+    write(
+        dir.path(),
+        ".git/notes.txt",
+        "the launch code phrase is violet harbor\n",
+    );
     let q = "What is the launch code phrase?";
     assert_eq!(answer(dir.path(), q, false), REFUSAL);
-    assert_eq!(answer(dir.path(), &format!("[Hand-off: .git/notes.txt] {q}"), true), REFUSAL);
+    assert_eq!(
+        answer(dir.path(), &format!("[Hand-off: .git/notes.txt] {q}"), true),
+        REFUSAL
+    );
 }

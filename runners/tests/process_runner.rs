@@ -8,7 +8,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use runners::error::Error;
-use runners::process::{allowlisted_env, check_pass_env, run, DispatchHome, ProcessGroups, RunSpec};
+use runners::process::{
+    allowlisted_env, check_pass_env, run, DispatchHome, ProcessGroups, RunSpec,
+};
 
 fn script(name: &str) -> OsString {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -35,7 +37,13 @@ fn sh(cmd: &str) -> Vec<OsString> {
 fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").split_whitespace().next().unwrap_or("");
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
             state != "Z" && state != "X"
         }
         Err(_) => false,
@@ -77,24 +85,42 @@ fn env_is_built_from_scratch() {
     assert_eq!(get("SOME_VAR"), None);
     assert_eq!(get("HOME"), Some(home.home.clone().into_os_string()));
     assert_eq!(get("TMPDIR"), Some(home.tmp.clone().into_os_string()));
-    assert_eq!(get("CODEX_HOME"), Some(home.home.join(".codex").into_os_string()));
-    assert_eq!(get("CLAUDE_CONFIG_DIR"), Some(home.home.join(".claude").into_os_string()));
-    assert_eq!(get("XDG_CONFIG_HOME"), Some(home.home.join(".config").into_os_string()));
+    assert_eq!(
+        get("CODEX_HOME"),
+        Some(home.home.join(".codex").into_os_string())
+    );
+    assert_eq!(
+        get("CLAUDE_CONFIG_DIR"),
+        Some(home.home.join(".claude").into_os_string())
+    );
+    assert_eq!(
+        get("XDG_CONFIG_HOME"),
+        Some(home.home.join(".config").into_os_string())
+    );
 }
 
 #[test]
 fn harness_and_runner_variables_are_refused_as_pass_env() {
     for bad in ["HARNESS_X", "harness_token", "HOME", "TMPDIR", "CODEX_HOME"] {
         assert!(
-            matches!(check_pass_env(&[bad.to_string()]), Err(Error::ForbiddenEnv { .. })),
+            matches!(
+                check_pass_env(&[bad.to_string()]),
+                Err(Error::ForbiddenEnv { .. })
+            ),
             "{bad} must be refused"
         );
     }
-    assert!(matches!(check_pass_env(&["A=B".to_string()]), Err(Error::InvalidEnvName { .. })));
+    assert!(matches!(
+        check_pass_env(&["A=B".to_string()]),
+        Err(Error::InvalidEnvName { .. })
+    ));
     assert!(check_pass_env(&["SSL_CERT_FILE".to_string()]).is_ok());
     let (_root, mut s) = spec(sh("true"), Duration::from_secs(5));
     s.pass_env = vec!["HARNESS_X".into()];
-    assert!(matches!(run(&s, &ProcessGroups::new()), Err(Error::ForbiddenEnv { .. })));
+    assert!(matches!(
+        run(&s, &ProcessGroups::new()),
+        Err(Error::ForbiddenEnv { .. })
+    ));
 }
 
 #[test]
@@ -107,7 +133,10 @@ fn agent_runs_in_its_checkout_with_null_stdin_and_fresh_home() {
     assert!(out.succeeded(), "{out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(PathBuf::from(lines[0]), std::fs::canonicalize(&s.cwd).unwrap());
+    assert_eq!(
+        PathBuf::from(lines[0]),
+        std::fs::canonicalize(&s.cwd).unwrap()
+    );
     assert_eq!(lines[1], format!("home={}", s.home.home.display()));
     assert!(lines[2].contains(".codex") && lines[2].contains(".claude"));
     assert_eq!(lines[3].trim(), "0", "stdin is /dev/null");
@@ -135,8 +164,14 @@ fn failing_agent_reports_its_exit_status_and_both_streams() {
 
 #[test]
 fn missing_program_is_a_spawn_error() {
-    let (_root, s) = spec(vec!["/nonexistent/agent-binary".into()], Duration::from_secs(5));
-    assert!(matches!(run(&s, &ProcessGroups::new()), Err(Error::Spawn { .. })));
+    let (_root, s) = spec(
+        vec!["/nonexistent/agent-binary".into()],
+        Duration::from_secs(5),
+    );
+    assert!(matches!(
+        run(&s, &ProcessGroups::new()),
+        Err(Error::Spawn { .. })
+    ));
 }
 
 #[test]
@@ -146,7 +181,11 @@ fn timeout_kills_the_whole_process_group() {
     let out = run(&s, &ProcessGroups::new()).unwrap();
     assert!(out.timed_out, "{out:?}");
     assert!(!out.succeeded());
-    assert!(t0.elapsed() < Duration::from_secs(10), "took {:?}", t0.elapsed());
+    assert!(
+        t0.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        t0.elapsed()
+    );
     let gc = grandchild_pid(&out.stdout);
     // Give init a moment to reap the reparented grandchild.
     let deadline = Instant::now() + Duration::from_secs(3);
@@ -204,7 +243,9 @@ fn kill_all_ends_every_running_group() {
 fn large_output_on_both_streams_does_not_deadlock() {
     let n = 20_000_000;
     let (_root, s) = spec(
-        sh(&format!("head -c {n} /dev/zero >&2 & head -c {n} /dev/zero; wait")),
+        sh(&format!(
+            "head -c {n} /dev/zero >&2 & head -c {n} /dev/zero; wait"
+        )),
         Duration::from_secs(60),
     );
     let out = run(&s, &ProcessGroups::new()).unwrap();
@@ -216,7 +257,10 @@ fn large_output_on_both_streams_does_not_deadlock() {
 
 #[test]
 fn output_over_the_cap_is_cut_and_recorded_while_the_agent_finishes() {
-    let (_root, mut s) = spec(sh("head -c 5000000 /dev/zero; echo done >&2"), Duration::from_secs(30));
+    let (_root, mut s) = spec(
+        sh("head -c 5000000 /dev/zero; echo done >&2"),
+        Duration::from_secs(30),
+    );
     s.max_output = 1000;
     let out = run(&s, &ProcessGroups::new()).unwrap();
     assert_eq!(out.exit_code, Some(0));
@@ -226,7 +270,10 @@ fn output_over_the_cap_is_cut_and_recorded_while_the_agent_finishes() {
 
 #[test]
 fn normal_exit_leaves_nothing_running_in_the_group() {
-    let (_root, s) = spec(sh("sleep 300 & echo \"grandchild: $!\""), Duration::from_secs(30));
+    let (_root, s) = spec(
+        sh("sleep 300 & echo \"grandchild: $!\""),
+        Duration::from_secs(30),
+    );
     let out = run(&s, &ProcessGroups::new()).unwrap();
     assert_eq!(out.exit_code, Some(0));
     let gc = grandchild_pid(&out.stdout);
