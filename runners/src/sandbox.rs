@@ -1,0 +1,1085 @@
+//! The `--sandbox` wrapper (DESIGN §4, issue 7; Linux).
+//!
+//! A real agent explores with a shell, so a checkout alone is not isolation: `ps` shows
+//! the harness's command line, the user's repo holds the seal in its ignored folder,
+//! sibling checkouts hold ARM seals, the out-dir holds other answers. Each agent
+//! therefore runs as `<harness exe> __sandbox … -- <agent argv>`, and the hidden
+//! subcommand calls [`wrapper_main`], which:
+//!
+//! 1. clones a child into fresh user + PID + mount namespaces (falling back to PID +
+//!    mount without a user namespace when privileged, then to no namespaces), maps the
+//!    caller's uid/gid to themselves, and in the child (PID 1 of its namespace) makes
+//!    `/` private and mounts a fresh `/proc`, so `ps` shows only the agent's own tree;
+//! 2. applies a Landlock ruleset: read+execute on system folders (`/usr`, `/bin`,
+//!    `/sbin`, `/lib*`, `/etc`), `/proc` and `/sys` read-only, the agent's program and
+//!    runtime folders (argv\[0\] resolved on `PATH` with symlinks followed, its `#!`
+//!    interpreter likewise, each widened to its install prefix), read/write on a few
+//!    device files, and read/write on the checkout, the fresh home and the private
+//!    TMPDIR — nothing else. Signals and abstract UNIX sockets are scoped to the sandbox
+//!    where the kernel supports it (ABI ≥ 6). The network is left alone;
+//! 3. execs the agent, waits for it and exits with its status. What was applied is
+//!    written as JSON to the report file (outside the sandbox) before the wrapper exits.
+//!
+//! The child after `clone` only makes system calls until `exec` (plus the Landlock
+//! crate's rule calls), so the wrapper is also usable from a threaded process.
+
+use std::ffi::{CString, OsStr, OsString};
+use std::fs;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use landlock::{
+    path_beneath_rules, Access, AccessFs, PathBeneath, Ruleset, RulesetAttr, RulesetCreated,
+    RulesetCreatedAttr, RulesetStatus, Scope, ABI,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::process::resolve_program;
+
+/// The ABI this harness's rules are written for; newer kernels are used at this level,
+/// older ones get the subset they know (best effort, reported as partial).
+const TARGET_ABI: ABI = ABI::V6;
+
+/// Exit code of the wrapper when it refused to start the agent (e.g. `full` with a
+/// layer missing) or failed before `exec`; the report says why.
+pub const EXIT_SANDBOX_REFUSED: i32 = 125;
+
+/// Exit code of the wrapper when `exec` of the agent failed.
+pub const EXIT_EXEC_FAILED: i32 = 127;
+
+/// `--sandbox` modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxMode {
+    /// The strongest isolation available; says which layer is missing.
+    Auto,
+    /// Every layer or refuse.
+    Full,
+    /// Landlock only (no namespaces).
+    Landlock,
+    /// No isolation beyond the runner's own (env, home, cwd).
+    None,
+}
+
+impl SandboxMode {
+    /// The mode's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SandboxMode::Auto => "auto",
+            SandboxMode::Full => "full",
+            SandboxMode::Landlock => "landlock",
+            SandboxMode::None => "none",
+        }
+    }
+
+    fn wants_namespaces(self) -> bool {
+        matches!(self, SandboxMode::Auto | SandboxMode::Full)
+    }
+
+    fn wants_landlock(self) -> bool {
+        !matches!(self, SandboxMode::None)
+    }
+}
+
+impl std::str::FromStr for SandboxMode {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(SandboxMode::Auto),
+            "full" => Ok(SandboxMode::Full),
+            "landlock" => Ok(SandboxMode::Landlock),
+            "none" => Ok(SandboxMode::None),
+            other => Err(Error::Sandbox(format!(
+                "unknown sandbox mode `{other}` (auto, full, landlock, none)"
+            ))),
+        }
+    }
+}
+
+/// What one sandboxed invocation may touch, and where the wrapper reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandboxRequest {
+    /// Requested mode.
+    pub mode: SandboxMode,
+    /// The checkout (read/write).
+    pub checkout: PathBuf,
+    /// The fresh home (read/write).
+    pub home: PathBuf,
+    /// The private TMPDIR (read/write).
+    pub tmp: PathBuf,
+    /// Where the wrapper writes its [`Isolation`] report (must be outside the sandbox).
+    pub report: PathBuf,
+    /// Folders no read rule may cover, contain or sit inside (the user's repo, the
+    /// out-dir, the checkouts' temp root): a guard against a runtime folder or `PATH`
+    /// entry that happens to be an ancestor of the seal. The read/write folders are
+    /// exempt (the checkout lives under the temp root).
+    pub forbid: Vec<PathBuf>,
+}
+
+/// Landlock as applied to one invocation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LandlockApplied {
+    /// ABI the ruleset was enforced at (0 when not enforced).
+    pub abi: i32,
+    /// `fully_enforced`, `partially_enforced` or `not_enforced`.
+    pub status: String,
+}
+
+/// Per layer, what the wrapper applied; recorded in the round and printed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Isolation {
+    /// The requested mode.
+    pub mode: SandboxMode,
+    /// A new user namespace was entered.
+    pub userns: bool,
+    /// A new PID namespace was entered (the agent is PID 1 of it).
+    pub pidns: bool,
+    /// A fresh `/proc` is mounted in a private mount namespace.
+    pub mountns_proc: bool,
+    /// Landlock result, `None` when not attempted.
+    pub landlock: Option<LandlockApplied>,
+    /// `full`, `landlock`, `none` or `partial: missing …`.
+    pub level: String,
+    /// Layers asked for and not applied, each with its reason.
+    pub missing: Vec<String>,
+    /// Set when the wrapper refused to start the agent (`full` with a layer missing).
+    pub refused: bool,
+    /// Set when `exec` of the agent failed, with the reason.
+    pub exec_error: Option<String>,
+}
+
+impl Isolation {
+    fn compute_level(&mut self) {
+        let ll_full = self
+            .landlock
+            .as_ref()
+            .is_some_and(|l| l.status == "fully_enforced");
+        let ll_any = self
+            .landlock
+            .as_ref()
+            .is_some_and(|l| l.status != "not_enforced");
+        self.level = if self.userns && self.pidns && self.mountns_proc && ll_full {
+            "full".into()
+        } else if !self.userns
+            && !self.pidns
+            && !self.mountns_proc
+            && ll_full
+            && self.mode == SandboxMode::Landlock
+        {
+            "landlock".into()
+        } else if !self.userns && !self.pidns && !self.mountns_proc && !ll_any {
+            "none".into()
+        } else {
+            let mut missing: Vec<&str> = Vec::new();
+            if !self.userns {
+                missing.push("userns");
+            }
+            if !self.pidns {
+                missing.push("pidns");
+            }
+            if !self.mountns_proc {
+                missing.push("proc");
+            }
+            if !ll_full {
+                missing.push(if ll_any {
+                    "landlock(partial)"
+                } else {
+                    "landlock"
+                });
+            }
+            format!("partial: missing {}", missing.join(", "))
+        };
+    }
+}
+
+/// What the kernel offers, for `harness doctor` and for refusing `full` before a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// The kernel's Landlock ABI version, `None` when Landlock is unavailable.
+    pub landlock_abi: Option<i32>,
+    /// Why Landlock is unavailable, if it is.
+    pub landlock_error: Option<String>,
+    /// A user namespace (with PID + mount) could be entered by this process.
+    pub userns: bool,
+    /// A PID + mount namespace could be entered (with or without a user namespace).
+    pub pidns: bool,
+    /// A fresh `/proc` could be mounted inside it.
+    pub mount_proc: bool,
+    /// Reasons for each namespace layer that failed.
+    pub namespace_errors: Vec<String>,
+}
+
+impl Capabilities {
+    /// The layers `full` needs that are missing here.
+    pub fn missing_for_full(&self) -> Vec<String> {
+        let mut m = Vec::new();
+        if !self.userns {
+            m.push("user namespace".to_string());
+        }
+        if !self.pidns {
+            m.push("PID namespace".to_string());
+        }
+        if !self.mount_proc {
+            m.push("fresh /proc mount".to_string());
+        }
+        if self.landlock_abi.is_none() {
+            m.push(format!(
+                "Landlock ({})",
+                self.landlock_error.as_deref().unwrap_or("unavailable")
+            ));
+        }
+        m
+    }
+}
+
+/// Refuses a mode this machine cannot honour, before any dispatch: `full` needs every
+/// layer, `landlock` needs Landlock. `auto` and `none` always pass.
+pub fn preflight(mode: SandboxMode, caps: &Capabilities) -> Result<()> {
+    let missing = match mode {
+        SandboxMode::Full => caps.missing_for_full(),
+        SandboxMode::Landlock if caps.landlock_abi.is_none() => vec![format!(
+            "Landlock ({})",
+            caps.landlock_error.as_deref().unwrap_or("unavailable")
+        )],
+        _ => Vec::new(),
+    };
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::SandboxIncomplete { missing })
+    }
+}
+
+/// The kernel's Landlock ABI version, or why there is none.
+pub fn landlock_abi() -> std::result::Result<i32, String> {
+    // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only
+    // returns the ABI version; no memory is passed.
+    let v = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32,
+        )
+    };
+    if v >= 1 {
+        Ok(v as i32)
+    } else {
+        let err = std::io::Error::last_os_error();
+        Err(match err.raw_os_error() {
+            Some(libc::ENOSYS) => "not built into this kernel (ENOSYS)".into(),
+            Some(libc::EOPNOTSUPP) => "built in but not enabled at boot (EOPNOTSUPP)".into(),
+            _ => format!("landlock_create_ruleset failed: {err}"),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Low-level process plumbing shared by `probe` and the wrapper.
+
+fn errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// clone(2) used like fork(2), with namespace flags. Returns 0 in the child.
+fn clone_with(flags: libc::c_int) -> std::io::Result<libc::pid_t> {
+    // SAFETY: a fork-style clone (no new stack, no CLONE_VM): the child continues on a
+    // copy of the caller's address space, exactly like fork.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            (flags | libc::SIGCHLD) as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    };
+    if rc < 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        Ok(rc as libc::pid_t)
+    }
+}
+
+fn pipe_cloexec() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 fills two fds which we then own.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: both fds were just created and are owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Writes uid/gid maps for a child in a new user namespace: the caller's ids map to
+/// themselves, so files keep their owners and the agent is not root unless the
+/// caller was.
+fn write_id_maps(pid: libc::pid_t) -> std::io::Result<()> {
+    // SAFETY: getuid/getgid cannot fail.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    let base = format!("/proc/{pid}");
+    match fs::write(format!("{base}/setgroups"), "deny") {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    fs::write(format!("{base}/uid_map"), format!("{uid} {uid} 1\n"))?;
+    fs::write(format!("{base}/gid_map"), format!("{gid} {gid} 1\n"))?;
+    Ok(())
+}
+
+fn wait_status(pid: libc::pid_t) -> std::io::Result<libc::c_int> {
+    let mut status = 0;
+    loop {
+        // SAFETY: waitpid on our own child.
+        let rc = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if rc == pid {
+            return Ok(status);
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+fn kill_and_reap(pid: libc::pid_t) {
+    // SAFETY: signalling and reaping our own child.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    let _ = wait_status(pid);
+}
+
+/// Private `/` then a fresh `/proc`. Returns (errno of the private remount, errno of
+/// the proc mount); 0 means success. Only system calls: safe after clone.
+fn mount_fresh_proc() -> (i32, i32) {
+    let root = c"/";
+    let proc_src = c"proc";
+    let proc_dir = c"/proc";
+    // SAFETY: plain mount(2) calls with static C strings.
+    let private = unsafe {
+        libc::mount(
+            std::ptr::null(),
+            root.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        )
+    };
+    if private != 0 {
+        return (errno().max(1), libc::ECANCELED);
+    }
+    // SAFETY: as above.
+    let proc_rc = unsafe {
+        libc::mount(
+            proc_src.as_ptr(),
+            proc_dir.as_ptr(),
+            proc_src.as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            std::ptr::null(),
+        )
+    };
+    (0, if proc_rc == 0 { 0 } else { errno().max(1) })
+}
+
+fn read_full(fd: &OwnedFd, buf: &mut [u8]) -> usize {
+    let mut got = 0;
+    while got < buf.len() {
+        // SAFETY: reading into our own buffer.
+        let n = unsafe {
+            libc::read(
+                fd.as_raw_fd(),
+                buf[got..].as_mut_ptr() as *mut libc::c_void,
+                buf.len() - got,
+            )
+        };
+        if n > 0 {
+            got += n as usize;
+        } else if n == 0 || errno() != libc::EINTR {
+            break;
+        }
+    }
+    got
+}
+
+fn write_all_raw(fd: libc::c_int, buf: &[u8]) {
+    let mut off = 0;
+    while off < buf.len() {
+        // SAFETY: writing from our own buffer.
+        let n = unsafe {
+            libc::write(
+                fd,
+                buf[off..].as_ptr() as *const libc::c_void,
+                buf.len() - off,
+            )
+        };
+        if n > 0 {
+            off += n as usize;
+        } else if n < 0 && errno() == libc::EINTR {
+            continue;
+        } else {
+            break;
+        }
+    }
+}
+
+fn describe_errno(e: i32) -> String {
+    std::io::Error::from_raw_os_error(e).to_string()
+}
+
+const NS_FULL: libc::c_int = libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS;
+const NS_PRIV: libc::c_int = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
+
+/// Probes what this process can do: the Landlock ABI, and by actually trying it in a
+/// short-lived child, whether user + PID + mount namespaces and a fresh `/proc` work.
+pub fn probe() -> Capabilities {
+    let (landlock_abi, landlock_error) = match landlock_abi() {
+        Ok(v) => (Some(v), None),
+        Err(e) => (None, Some(e)),
+    };
+    let mut caps = Capabilities {
+        landlock_abi,
+        landlock_error,
+        userns: false,
+        pidns: false,
+        mount_proc: false,
+        namespace_errors: Vec::new(),
+    };
+    for flags in [NS_FULL, NS_PRIV] {
+        let with_user = flags & libc::CLONE_NEWUSER != 0;
+        let label = if with_user {
+            "user+pid+mount namespaces"
+        } else {
+            "pid+mount namespaces"
+        };
+        match probe_once(flags) {
+            Ok(proc_ok) => {
+                caps.userns |= with_user;
+                caps.pidns = true;
+                caps.mount_proc = proc_ok.is_ok();
+                if let Err(e) = proc_ok {
+                    caps.namespace_errors
+                        .push(format!("{label}: fresh /proc: {e}"));
+                }
+                if caps.mount_proc {
+                    break;
+                }
+            }
+            Err(e) => caps.namespace_errors.push(format!("{label}: {e}")),
+        }
+    }
+    caps
+}
+
+/// One namespace attempt: Ok(proc result) when the namespaces were entered.
+fn probe_once(flags: libc::c_int) -> std::result::Result<std::result::Result<(), String>, String> {
+    let (sync_r, sync_w) = pipe_cloexec().map_err(|e| format!("pipe: {e}"))?;
+    let (st_r, st_w) = pipe_cloexec().map_err(|e| format!("pipe: {e}"))?;
+    let pid = clone_with(flags).map_err(|e| format!("clone: {e}"))?;
+    if pid == 0 {
+        let mut b = [0u8; 1];
+        if read_full(&sync_r, &mut b) != 1 {
+            // SAFETY: leaving the forked child without running destructors.
+            unsafe { libc::_exit(2) };
+        }
+        let (p, m) = mount_fresh_proc();
+        let mut rec = [0u8; 8];
+        rec[..4].copy_from_slice(&p.to_ne_bytes());
+        rec[4..].copy_from_slice(&m.to_ne_bytes());
+        write_all_raw(st_w.as_raw_fd(), &rec);
+        // SAFETY: as above.
+        unsafe { libc::_exit(0) };
+    }
+    drop(sync_r);
+    drop(st_w);
+    if flags & libc::CLONE_NEWUSER != 0 {
+        if let Err(e) = write_id_maps(pid) {
+            kill_and_reap(pid);
+            return Err(format!("uid/gid map: {e}"));
+        }
+    }
+    write_all_raw(sync_w.as_raw_fd(), &[1]);
+    drop(sync_w);
+    let mut rec = [0u8; 8];
+    let got = read_full(&st_r, &mut rec);
+    let _ = wait_status(pid);
+    if got != 8 {
+        return Ok(Err("probe child ended without reporting".into()));
+    }
+    let p = i32::from_ne_bytes(rec[..4].try_into().unwrap_or_default());
+    let m = i32::from_ne_bytes(rec[4..].try_into().unwrap_or_default());
+    Ok(if p != 0 {
+        Err(format!("making / private: {}", describe_errno(p)))
+    } else if m != 0 {
+        Err(format!("mounting proc: {}", describe_errno(m)))
+    } else {
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------------------------
+// Paths the agent may reach.
+
+/// The folders one sandboxed agent may reach, by kind of access.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AllowedPaths {
+    /// Read + execute (system folders, the agent's runtime).
+    pub read_exec: Vec<PathBuf>,
+    /// Read only (`/sys`). `/proc` is added by the child after it mounts its own.
+    pub read_only: Vec<PathBuf>,
+    /// Device files opened read/write.
+    pub devices: Vec<PathBuf>,
+    /// Full access: checkout, home, tmp.
+    pub read_write: Vec<PathBuf>,
+}
+
+const SYSTEM_DIRS: [&str; 9] = [
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/etc",
+    "/run/current-system",
+];
+const DEVICES: [&str; 6] = [
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/tty",
+];
+
+/// The install prefix of a resolved program: `X` for `X/bin/name`, the folder above
+/// `node_modules` for a package script, else the program's own folder.
+fn install_prefix(program: &Path) -> Option<PathBuf> {
+    let comps: Vec<_> = program.components().collect();
+    if let Some(i) = comps.iter().position(|c| c.as_os_str() == "node_modules") {
+        let p: PathBuf = comps[..i].iter().collect();
+        return Some(p);
+    }
+    let dir = program.parent()?;
+    if dir.file_name() == Some(OsStr::new("bin")) {
+        return dir.parent().map(Path::to_path_buf);
+    }
+    Some(dir.to_path_buf())
+}
+
+/// `#!` interpreter of a script (`/usr/bin/env node` → `node` resolved on PATH).
+fn interpreter_of(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    let mut head = [0u8; 256];
+    let n = fs::File::open(program).ok()?.read(&mut head).ok()?;
+    let head = &head[..n];
+    if !head.starts_with(b"#!") {
+        return None;
+    }
+    let line = head[2..].split(|b| *b == b'\n').next()?;
+    let line = String::from_utf8_lossy(line);
+    let mut parts = line.split_whitespace();
+    let interp = parts.next()?;
+    if interp.ends_with("/env") {
+        let next = parts.find(|p| !p.starts_with('-'))?;
+        return resolve_program(OsStr::new(next), path_var);
+    }
+    Some(PathBuf::from(interp))
+}
+
+fn is_too_broad(p: &Path) -> bool {
+    p == Path::new("/")
+        || p.parent() == Some(Path::new("/"))
+            && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p)
+            && p != Path::new("/opt")
+}
+
+/// Computes the allowed folders for one agent: system folders, the runtime of
+/// `agent_argv[0]` (and of its `#!` interpreter), absolute `PATH` entries other than
+/// `/` and the home folder itself, a few devices, and the request's read/write folders.
+pub fn allowed_paths(
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+    path_var: Option<&OsStr>,
+) -> AllowedPaths {
+    let mut a = AllowedPaths::default();
+    let forbidden: Vec<PathBuf> = req
+        .forbid
+        .iter()
+        .map(|f| fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
+        .collect();
+    let push = |v: &mut Vec<PathBuf>, p: PathBuf| {
+        let clashes = forbidden
+            .iter()
+            .any(|f| f.starts_with(&p) || p.starts_with(f));
+        if p.exists() && !clashes && !v.contains(&p) {
+            v.push(p);
+        }
+    };
+    for d in SYSTEM_DIRS {
+        push(&mut a.read_exec, PathBuf::from(d));
+    }
+    let user_home = std::env::var_os("HOME").map(PathBuf::from);
+    if let Some(pv) = path_var {
+        for d in std::env::split_paths(pv) {
+            if d.is_absolute() && d != Path::new("/") && Some(&d) != user_home.as_ref() {
+                if let Ok(c) = fs::canonicalize(&d) {
+                    if !is_too_broad(&c) {
+                        push(&mut a.read_exec, c);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(first) = agent_argv.first() {
+        if let Some(prog) = resolve_program(first, path_var) {
+            let mut chain = vec![prog.clone()];
+            if let Ok(c) = fs::canonicalize(&prog) {
+                chain.push(c);
+            }
+            let targets: Vec<PathBuf> = chain.clone();
+            for t in targets {
+                if let Some(i) = interpreter_of(&t, path_var) {
+                    chain.push(i.clone());
+                    if let Ok(c) = fs::canonicalize(&i) {
+                        chain.push(c);
+                    }
+                }
+            }
+            for p in chain {
+                if let Some(prefix) = install_prefix(&p) {
+                    if !is_too_broad(&prefix) {
+                        push(&mut a.read_exec, prefix);
+                    } else if let Some(dir) = p.parent() {
+                        if !is_too_broad(dir) {
+                            push(&mut a.read_exec, dir.to_path_buf());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    push(&mut a.read_only, PathBuf::from("/sys"));
+    for d in DEVICES {
+        push(&mut a.devices, PathBuf::from(d));
+    }
+    for d in [&req.checkout, &req.home, &req.tmp] {
+        if d.exists() && !a.read_write.contains(d) {
+            a.read_write.push(d.clone());
+        }
+    }
+    a
+}
+
+fn build_ruleset(allowed: &AllowedPaths) -> std::result::Result<RulesetCreated, String> {
+    let abi = TARGET_ABI;
+    let dev_access = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::IoctlDev;
+    Ruleset::default()
+        .handle_access(AccessFs::from_all(abi))
+        .and_then(|r| r.scope(Scope::from_all(abi)))
+        .and_then(|r| r.create())
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                &allowed.read_exec,
+                AccessFs::from_read(abi),
+            ))
+        })
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                &allowed.read_only,
+                AccessFs::ReadFile | AccessFs::ReadDir,
+            ))
+        })
+        .and_then(|r| r.add_rules(path_beneath_rules(&allowed.devices, dev_access)))
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                &allowed.read_write,
+                AccessFs::from_all(abi),
+            ))
+        })
+        .map_err(|e| e.to_string())
+}
+
+// ---------------------------------------------------------------------------------
+// The wrapper.
+
+/// Builds the argv that runs `agent_argv` through the harness's `__sandbox` wrapper.
+pub fn wrap_argv(
+    harness_exe: &Path,
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+) -> Vec<OsString> {
+    let mut v: Vec<OsString> = vec![
+        harness_exe.as_os_str().to_owned(),
+        "__sandbox".into(),
+        "--mode".into(),
+        req.mode.name().into(),
+        "--checkout".into(),
+        req.checkout.clone().into_os_string(),
+        "--home".into(),
+        req.home.clone().into_os_string(),
+        "--tmp".into(),
+        req.tmp.clone().into_os_string(),
+        "--report".into(),
+        req.report.clone().into_os_string(),
+    ];
+    for f in &req.forbid {
+        v.push("--forbid".into());
+        v.push(f.clone().into_os_string());
+    }
+    v.push("--".into());
+    v.extend(agent_argv.iter().cloned());
+    v
+}
+
+/// Parses the wrapper's arguments (everything after `__sandbox`).
+pub fn parse_wrapper_args(args: &[OsString]) -> Result<(SandboxRequest, Vec<OsString>)> {
+    let mut mode = None;
+    let (mut checkout, mut home, mut tmp, mut report) = (None, None, None, None);
+    let mut forbid = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].to_string_lossy();
+        if a == "--" {
+            let agent: Vec<OsString> = args[i + 1..].to_vec();
+            if agent.is_empty() {
+                return Err(Error::Sandbox("no agent command after `--`".into()));
+            }
+            let need = |v: Option<PathBuf>, n: &str| {
+                v.ok_or_else(|| Error::Sandbox(format!("missing --{n}")))
+            };
+            let req = SandboxRequest {
+                mode: mode.ok_or_else(|| Error::Sandbox("missing --mode".into()))?,
+                checkout: need(checkout, "checkout")?,
+                home: need(home, "home")?,
+                tmp: need(tmp, "tmp")?,
+                report: need(report, "report")?,
+                forbid,
+            };
+            return Ok((req, agent));
+        }
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| Error::Sandbox(format!("{a} needs a value")))?;
+        match a.as_ref() {
+            "--mode" => mode = Some(value.to_string_lossy().parse::<SandboxMode>()?),
+            "--checkout" => checkout = Some(PathBuf::from(value)),
+            "--home" => home = Some(PathBuf::from(value)),
+            "--tmp" => tmp = Some(PathBuf::from(value)),
+            "--report" => report = Some(PathBuf::from(value)),
+            "--forbid" => forbid.push(PathBuf::from(value)),
+            other => {
+                return Err(Error::Sandbox(format!(
+                    "unknown wrapper argument `{other}`"
+                )))
+            }
+        }
+        i += 2;
+    }
+    Err(Error::Sandbox(
+        "missing `--` before the agent command".into(),
+    ))
+}
+
+/// Reads the report a wrapper wrote.
+pub fn read_report(path: &Path) -> Result<Isolation> {
+    let text = fs::read_to_string(path).map_err(|e| Error::io_at(path, e))?;
+    serde_json::from_str(&text).map_err(|e| Error::Sandbox(format!("{}: {e}", path.display())))
+}
+
+fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    let json = serde_json::to_vec_pretty(iso).map_err(|e| Error::Sandbox(e.to_string()))?;
+    fs::write(&tmp, json).map_err(|e| Error::io_at(&tmp, e))?;
+    fs::rename(&tmp, path).map_err(|e| Error::io_at(path, e))
+}
+
+fn cstring(s: &OsStr) -> Result<CString> {
+    CString::new(s.as_bytes())
+        .map_err(|_| Error::Sandbox(format!("NUL byte in `{}`", s.to_string_lossy())))
+}
+
+/// Child status record: private-mount errno, proc-mount errno, landlock code
+/// (0 not attempted, 1 full, 2 partial, 3 not enforced, 4 error), landlock ABI,
+/// landlock errno, refused flag.
+const REC_LEN: usize = 24;
+
+/// The wrapper body: enters the layers the mode asks for, runs the agent, writes the
+/// report and returns the exit code to exit with (the agent's, or 128+signal,
+/// [`EXIT_SANDBOX_REFUSED`], [`EXIT_EXEC_FAILED`]).
+pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i32> {
+    let path_var = std::env::var_os("PATH");
+    let program = resolve_program(&agent_argv[0], path_var.as_deref()).ok_or_else(|| {
+        Error::Sandbox(format!(
+            "agent program `{}` not found on PATH",
+            agent_argv[0].to_string_lossy()
+        ))
+    })?;
+    let prog_c = cstring(program.as_os_str())?;
+    let argv_c: Vec<CString> = agent_argv
+        .iter()
+        .map(|a| cstring(a))
+        .collect::<Result<_>>()?;
+    let envp_c: Vec<CString> = std::env::vars_os()
+        .map(|(k, v)| {
+            let mut kv = k;
+            kv.push("=");
+            kv.push(v);
+            cstring(&kv)
+        })
+        .collect::<Result<_>>()?;
+    let mut argv_p: Vec<*const libc::c_char> = argv_c.iter().map(|c| c.as_ptr()).collect();
+    argv_p.push(std::ptr::null());
+    let mut envp_p: Vec<*const libc::c_char> = envp_c.iter().map(|c| c.as_ptr()).collect();
+    envp_p.push(std::ptr::null());
+
+    let mut iso = Isolation {
+        mode: req.mode,
+        userns: false,
+        pidns: false,
+        mountns_proc: false,
+        landlock: None,
+        level: String::new(),
+        missing: Vec::new(),
+        refused: false,
+        exec_error: None,
+    };
+
+    let mut ruleset: Option<RulesetCreated> = None;
+    if req.mode.wants_landlock() {
+        match landlock_abi() {
+            Err(e) => iso.missing.push(format!("landlock: {e}")),
+            Ok(_) => {
+                let allowed = allowed_paths(req, agent_argv, path_var.as_deref());
+                match build_ruleset(&allowed) {
+                    Ok(r) => ruleset = Some(r),
+                    Err(e) => iso.missing.push(format!("landlock: {e}")),
+                }
+            }
+        }
+    }
+    let proc_c = c"/proc";
+    let strict = req.mode == SandboxMode::Full;
+    let ll_failed_before = req.mode.wants_landlock() && ruleset.is_none();
+
+    let attempts: Vec<libc::c_int> = if req.mode.wants_namespaces() {
+        vec![NS_FULL, NS_PRIV, 0]
+    } else {
+        vec![0]
+    };
+    let mut started: Option<(libc::pid_t, libc::c_int, OwnedFd)> = None;
+    for flags in attempts {
+        let (sync_r, sync_w) = pipe_cloexec().map_err(|e| Error::os("pipe", e))?;
+        let (st_r, st_w) = pipe_cloexec().map_err(|e| Error::os("pipe", e))?;
+        let pid = match clone_with(flags) {
+            Ok(p) => p,
+            Err(e) => {
+                if flags != 0 {
+                    iso.missing.push(format!("{}: clone: {e}", ns_label(flags)));
+                    continue;
+                }
+                return Err(Error::os("fork of the sandbox child", e));
+            }
+        };
+        if pid == 0 {
+            // Child: only system calls from here to exec.
+            drop(sync_w);
+            drop(st_r);
+            let mut b = [0u8; 1];
+            if read_full(&sync_r, &mut b) != 1 {
+                // SAFETY: leave the child without unwinding into the parent's code.
+                unsafe { libc::_exit(EXIT_SANDBOX_REFUSED) };
+            }
+            let (mut priv_e, mut proc_e) = (0, 0);
+            if flags & libc::CLONE_NEWNS != 0 {
+                (priv_e, proc_e) = mount_fresh_proc();
+            }
+            let (mut ll_code, mut ll_abi, mut ll_errno) = (0i32, 0i32, 0i32);
+            if let Some(rs) = ruleset.take() {
+                // SAFETY: open(2) with a static path; the fd is handed to the rule.
+                let fd = unsafe { libc::open(proc_c.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+                let rs = if fd >= 0 {
+                    // SAFETY: fd was just opened and is owned here.
+                    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+                    rs.add_rule(PathBeneath::new(
+                        owned,
+                        AccessFs::ReadFile | AccessFs::ReadDir,
+                    ))
+                } else {
+                    Ok(rs)
+                };
+                match rs.and_then(|r| r.restrict_self()) {
+                    Ok(st) => {
+                        ll_code = match st.ruleset {
+                            RulesetStatus::FullyEnforced => 1,
+                            RulesetStatus::PartiallyEnforced => 2,
+                            RulesetStatus::NotEnforced => 3,
+                        };
+                        ll_abi = ABI::from(st.landlock) as i32;
+                    }
+                    Err(_) => {
+                        ll_code = 4;
+                        ll_errno = errno();
+                    }
+                }
+            }
+            let ns_missing = flags != NS_FULL || priv_e != 0 || proc_e != 0;
+            let refused = strict && (ns_missing || ll_failed_before || ll_code != 1);
+            let mut rec = [0u8; REC_LEN];
+            for (i, v) in [priv_e, proc_e, ll_code, ll_abi, ll_errno, refused as i32]
+                .iter()
+                .enumerate()
+            {
+                rec[i * 4..i * 4 + 4].copy_from_slice(&v.to_ne_bytes());
+            }
+            write_all_raw(st_w.as_raw_fd(), &rec);
+            if refused {
+                // SAFETY: as above.
+                unsafe { libc::_exit(EXIT_SANDBOX_REFUSED) };
+            }
+            // SAFETY: argv/envp are NUL-terminated arrays of valid C strings built
+            // before the clone.
+            unsafe { libc::execve(prog_c.as_ptr(), argv_p.as_ptr(), envp_p.as_ptr()) };
+            let e = errno();
+            write_all_raw(st_w.as_raw_fd(), &e.to_ne_bytes());
+            // SAFETY: as above.
+            unsafe { libc::_exit(EXIT_EXEC_FAILED) };
+        }
+        drop(sync_r);
+        drop(st_w);
+        if flags & libc::CLONE_NEWUSER != 0 {
+            if let Err(e) = write_id_maps(pid) {
+                kill_and_reap(pid);
+                iso.missing
+                    .push(format!("{}: uid/gid map: {e}", ns_label(flags)));
+                continue;
+            }
+        }
+        write_all_raw(sync_w.as_raw_fd(), &[1]);
+        drop(sync_w);
+        started = Some((pid, flags, st_r));
+        break;
+    }
+    drop(ruleset);
+    let (pid, flags, st_r) =
+        started.ok_or_else(|| Error::Sandbox("no sandbox child could be started".into()))?;
+    iso.userns = flags & libc::CLONE_NEWUSER != 0;
+    iso.pidns = flags & libc::CLONE_NEWPID != 0;
+    if !iso.userns
+        && req.mode.wants_namespaces()
+        && !iso.missing.iter().any(|m| m.starts_with("user"))
+    {
+        iso.missing.push("user namespace: not entered".into());
+    }
+
+    let mut rec = [0u8; REC_LEN];
+    let got = read_full(&st_r, &mut rec);
+    let mut exec_errno = [0u8; 4];
+    let exec_got = if got == REC_LEN {
+        read_full(&st_r, &mut exec_errno)
+    } else {
+        0
+    };
+    drop(st_r);
+    let status =
+        wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e))?;
+
+    if got != REC_LEN {
+        iso.refused = true;
+        iso.missing
+            .push("sandbox child ended before reporting".into());
+        iso.compute_level();
+        write_report(&req.report, &iso)?;
+        return Ok(EXIT_SANDBOX_REFUSED);
+    }
+    let field = |i: usize| i32::from_ne_bytes(rec[i * 4..i * 4 + 4].try_into().unwrap_or_default());
+    let (priv_e, proc_e, ll_code, ll_abi, ll_errno, refused) =
+        (field(0), field(1), field(2), field(3), field(4), field(5));
+    if flags & libc::CLONE_NEWNS != 0 {
+        if priv_e != 0 {
+            iso.missing.push(format!(
+                "fresh /proc: making / private: {}",
+                describe_errno(priv_e)
+            ));
+        } else if proc_e != 0 {
+            iso.missing
+                .push(format!("fresh /proc: mount: {}", describe_errno(proc_e)));
+        } else {
+            iso.mountns_proc = true;
+        }
+    } else if req.mode.wants_namespaces() {
+        iso.missing.push("fresh /proc: no mount namespace".into());
+    }
+    if req.mode.wants_landlock() {
+        iso.landlock = Some(LandlockApplied {
+            abi: ll_abi,
+            status: match ll_code {
+                1 => "fully_enforced",
+                2 => "partially_enforced",
+                _ => "not_enforced",
+            }
+            .into(),
+        });
+        match ll_code {
+            2 => iso
+                .missing
+                .push(format!("landlock: partially enforced at ABI {ll_abi}")),
+            3 => iso
+                .missing
+                .push("landlock: not enforced by this kernel".into()),
+            4 => iso.missing.push(format!(
+                "landlock: restrict_self: {}",
+                describe_errno(ll_errno)
+            )),
+            _ => {}
+        }
+    }
+    iso.refused = refused != 0;
+    if exec_got == 4 {
+        iso.exec_error = Some(format!(
+            "exec {}: {}",
+            program.display(),
+            describe_errno(i32::from_ne_bytes(exec_errno))
+        ));
+    }
+    iso.compute_level();
+    write_report(&req.report, &iso)?;
+
+    Ok(if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else if libc::WIFSIGNALED(status) {
+        128 + libc::WTERMSIG(status)
+    } else {
+        EXIT_SANDBOX_REFUSED
+    })
+}
+
+fn ns_label(flags: libc::c_int) -> &'static str {
+    if flags & libc::CLONE_NEWUSER != 0 {
+        "user namespace"
+    } else {
+        "pid+mount namespace"
+    }
+}
+
+/// Entry point of the hidden `harness __sandbox` subcommand: parses `args` (everything
+/// after `__sandbox`), runs the agent sandboxed and returns the exit code. Setup errors
+/// go to stderr with [`EXIT_SANDBOX_REFUSED`].
+pub fn wrapper_main(args: &[OsString]) -> i32 {
+    let run = || -> Result<i32> {
+        let (req, agent) = parse_wrapper_args(args)?;
+        run_sandboxed(&req, &agent)
+    };
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "harness sandbox: {e}");
+            EXIT_SANDBOX_REFUSED
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! The process runner with real child processes (the sh scripts in `tests/agents/`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use runners::error::Error;
+use runners::process::{
+    allowlisted_env, check_pass_env, run, DispatchHome, ProcessGroups, RunSpec,
+};
+
+fn script(name: &str) -> OsString {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/agents")
+        .join(name)
+        .into_os_string()
+}
+
+fn spec(argv: Vec<OsString>, timeout: Duration) -> (tempfile::TempDir, RunSpec) {
+    let root = tempfile::tempdir().unwrap();
+    let checkout = root.path().join("checkout");
+    std::fs::create_dir_all(&checkout).unwrap();
+    let home = DispatchHome::create(&root.path().join("dispatch")).unwrap();
+    let mut s = RunSpec::new(argv, checkout, home, timeout);
+    s.grace = Duration::from_millis(500);
+    (root, s)
+}
+
+fn sh(cmd: &str) -> Vec<OsString> {
+    vec!["sh".into(), "-c".into(), cmd.into()]
+}
+
+/// Alive = exists and not a zombie (a reparented zombie waits for init to reap it).
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
+            state != "Z" && state != "X"
+        }
+        Err(_) => false,
+    }
+}
+
+fn grandchild_pid(stdout: &[u8]) -> i32 {
+    let text = String::from_utf8_lossy(stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("grandchild: "))
+        .expect("sleeper prints its grandchild pid")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn env_is_built_from_scratch() {
+    let root = tempfile::tempdir().unwrap();
+    let home = DispatchHome::create(root.path()).unwrap();
+    let parent: Vec<(OsString, OsString)> = [
+        ("PATH", "/usr/bin"),
+        ("LANG", "C.UTF-8"),
+        ("LC_ALL", "C"),
+        ("HARNESS_SECRET", "s"),
+        ("SOME_VAR", "v"),
+        ("ANTHROPIC_API_KEY", "k"),
+        ("HOME", "/root"),
+    ]
+    .iter()
+    .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+    .collect();
+    let env = allowlisted_env(parent, &["ANTHROPIC_API_KEY".to_string()], &home).unwrap();
+    let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(get("PATH"), Some("/usr/bin".into()));
+    assert_eq!(get("LC_ALL"), Some("C".into()));
+    assert_eq!(get("ANTHROPIC_API_KEY"), Some("k".into()));
+    assert_eq!(get("HARNESS_SECRET"), None);
+    assert_eq!(get("SOME_VAR"), None);
+    assert_eq!(get("HOME"), Some(home.home.clone().into_os_string()));
+    assert_eq!(get("TMPDIR"), Some(home.tmp.clone().into_os_string()));
+    assert_eq!(
+        get("CODEX_HOME"),
+        Some(home.home.join(".codex").into_os_string())
+    );
+    assert_eq!(
+        get("CLAUDE_CONFIG_DIR"),
+        Some(home.home.join(".claude").into_os_string())
+    );
+    assert_eq!(
+        get("XDG_CONFIG_HOME"),
+        Some(home.home.join(".config").into_os_string())
+    );
+}
+
+#[test]
+fn harness_and_runner_variables_are_refused_as_pass_env() {
+    for bad in ["HARNESS_X", "harness_token", "HOME", "TMPDIR", "CODEX_HOME"] {
+        assert!(
+            matches!(
+                check_pass_env(&[bad.to_string()]),
+                Err(Error::ForbiddenEnv { .. })
+            ),
+            "{bad} must be refused"
+        );
+    }
+    assert!(matches!(
+        check_pass_env(&["A=B".to_string()]),
+        Err(Error::InvalidEnvName { .. })
+    ));
+    assert!(check_pass_env(&["SSL_CERT_FILE".to_string()]).is_ok());
+    let (_root, mut s) = spec(sh("true"), Duration::from_secs(5));
+    s.pass_env = vec!["HARNESS_X".into()];
+    assert!(matches!(
+        run(&s, &ProcessGroups::new()),
+        Err(Error::ForbiddenEnv { .. })
+    ));
+}
+
+#[test]
+fn agent_runs_in_its_checkout_with_null_stdin_and_fresh_home() {
+    let (_root, s) = spec(
+        sh("pwd; echo \"home=$HOME\"; ls -A \"$HOME\" | tr '\\n' ' '; echo; wc -c < /dev/stdin"),
+        Duration::from_secs(10),
+    );
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert!(out.succeeded(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        PathBuf::from(lines[0]),
+        std::fs::canonicalize(&s.cwd).unwrap()
+    );
+    assert_eq!(lines[1], format!("home={}", s.home.home.display()));
+    assert!(lines[2].contains(".codex") && lines[2].contains(".claude"));
+    assert_eq!(lines[3].trim(), "0", "stdin is /dev/null");
+    assert!(out.started_unix_ms <= out.ended_unix_ms);
+}
+
+#[test]
+fn prompt_can_be_fed_on_stdin() {
+    let (_root, mut s) = spec(sh("cat"), Duration::from_secs(10));
+    s.stdin = Some(b"the question".to_vec());
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert_eq!(out.stdout, b"the question");
+}
+
+#[test]
+fn failing_agent_reports_its_exit_status_and_both_streams() {
+    let (_root, s) = spec(vec![script("failer.sh")], Duration::from_secs(10));
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert_eq!(out.exit_code, Some(3));
+    assert!(!out.succeeded());
+    assert_eq!(out.failure_reason().as_deref(), Some("exit status 3"));
+    assert_eq!(out.stdout, b"partial output before failing\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("something went wrong"));
+}
+
+#[test]
+fn missing_program_is_a_spawn_error() {
+    let (_root, s) = spec(
+        vec!["/nonexistent/agent-binary".into()],
+        Duration::from_secs(5),
+    );
+    assert!(matches!(
+        run(&s, &ProcessGroups::new()),
+        Err(Error::Spawn { .. })
+    ));
+}
+
+#[test]
+fn timeout_kills_the_whole_process_group() {
+    let (_root, s) = spec(vec![script("sleeper.sh")], Duration::from_millis(800));
+    let t0 = Instant::now();
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert!(out.timed_out, "{out:?}");
+    assert!(!out.succeeded());
+    assert!(
+        t0.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        t0.elapsed()
+    );
+    let gc = grandchild_pid(&out.stdout);
+    // Give init a moment to reap the reparented grandchild.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive(gc) && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(gc), "grandchild {gc} survived the timeout");
+}
+
+#[test]
+fn cancel_flag_stops_the_dispatch_and_its_group() {
+    let (_root, mut s) = spec(vec![script("sleeper.sh")], Duration::from_secs(120));
+    let flag = Arc::new(AtomicBool::new(false));
+    s.cancel = Some(flag.clone());
+    let setter = {
+        let flag = flag.clone();
+        thread::spawn(move || {
+            thread::sleep(Duration::from_millis(500));
+            flag.store(true, Ordering::SeqCst);
+        })
+    };
+    let t0 = Instant::now();
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    setter.join().unwrap();
+    assert!(out.cancelled && !out.timed_out, "{out:?}");
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    let gc = grandchild_pid(&out.stdout);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive(gc) && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(gc), "grandchild {gc} survived the cancel");
+}
+
+#[test]
+fn kill_all_ends_every_running_group() {
+    let groups = ProcessGroups::new();
+    let (_root, s) = spec(vec![script("sleeper.sh")], Duration::from_secs(120));
+    let g = groups.clone();
+    let handle = thread::spawn(move || run(&s, &g).unwrap());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while groups.running() == 0 && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(groups.running(), 1);
+    thread::sleep(Duration::from_millis(200));
+    groups.kill_all(Duration::from_millis(200));
+    let out = handle.join().unwrap();
+    assert!(out.signal.is_some(), "{out:?}");
+    assert!(!out.timed_out);
+    assert_eq!(groups.running(), 0);
+}
+
+#[test]
+fn large_output_on_both_streams_does_not_deadlock() {
+    let n = 20_000_000;
+    let (_root, s) = spec(
+        sh(&format!(
+            "head -c {n} /dev/zero >&2 & head -c {n} /dev/zero; wait"
+        )),
+        Duration::from_secs(60),
+    );
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert!(out.succeeded(), "{:?}", out.failure_reason());
+    assert_eq!(out.stdout.len(), n);
+    assert_eq!(out.stderr.len(), n);
+    assert!(!out.stdout_truncated);
+}
+
+#[test]
+fn output_over_the_cap_is_cut_and_recorded_while_the_agent_finishes() {
+    let (_root, mut s) = spec(
+        sh("head -c 5000000 /dev/zero; echo done >&2"),
+        Duration::from_secs(30),
+    );
+    s.max_output = 1000;
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    assert_eq!(out.stdout.len(), 1000);
+    assert!(out.stdout_truncated && !out.stderr_truncated);
+}
+
+#[test]
+fn normal_exit_leaves_nothing_running_in_the_group() {
+    let (_root, s) = spec(
+        sh("sleep 300 & echo \"grandchild: $!\""),
+        Duration::from_secs(30),
+    );
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    let gc = grandchild_pid(&out.stdout);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive(gc) && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(gc), "a background process outlived its dispatch");
+}

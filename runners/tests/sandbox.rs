@@ -1,0 +1,296 @@
+//! The sandbox wrapper on this kernel. Tests that need a kernel feature check `probe()`
+//! first and, when the feature is missing, print an explicit SKIPPED line with the
+//! reason instead of passing silently; `probe()` itself is checked against independent
+//! evidence (the kernel config, the `unshare` tool) so a wrong probe cannot hide a skip.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+
+use runners::error::Error;
+use runners::process::DispatchHome;
+use runners::sandbox::{
+    parse_wrapper_args, preflight, probe, read_report, run_sandboxed, wrap_argv, wrapper_main,
+    Capabilities, SandboxMode, SandboxRequest,
+};
+
+/// The wrapper clones from this (threaded) test process; one at a time keeps it simple.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+struct Fixture {
+    _dirs: Vec<tempfile::TempDir>,
+    req: SandboxRequest,
+    outside_secret: std::path::PathBuf,
+    results: std::path::PathBuf,
+}
+
+fn fixture(mode: SandboxMode) -> Fixture {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.txt");
+    fs::write(&secret, "sealed value\n").unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let checkout = work.path().join("checkout");
+    fs::create_dir_all(&checkout).unwrap();
+    let home = DispatchHome::create(&work.path().join("dispatch")).unwrap();
+    let records = tempfile::tempdir().unwrap();
+    let results = home.tmp.join("results");
+    fs::create_dir_all(&results).unwrap();
+    let req = SandboxRequest {
+        mode,
+        checkout,
+        home: home.home.clone(),
+        tmp: home.tmp.clone(),
+        report: records.path().join("isolation.json"),
+        forbid: vec![outside.path().to_path_buf(), records.path().to_path_buf()],
+    };
+    Fixture {
+        _dirs: vec![outside, work, records],
+        req,
+        outside_secret: secret,
+        results,
+    }
+}
+
+const AGENT: &str = r#"
+out=$1; secret=$2; checkout=$3
+cat "$secret" > "$out/cat.out" 2>&1; echo $? > "$out/cat.rc"
+ls /proc | grep -c '^[0-9][0-9]*$' > "$out/procs"
+echo $$ > "$out/pid"
+echo hi > "$checkout/written.txt"; echo $? > "$out/write.rc"
+{ echo x > "$checkout/../escaped.txt"; } 2>/dev/null; echo $? > "$out/escape.rc"
+"#;
+
+fn run_agent(f: &Fixture) -> i32 {
+    let argv: Vec<OsString> = vec![
+        "sh".into(),
+        "-c".into(),
+        AGENT.into(),
+        "sh".into(),
+        f.results.clone().into_os_string(),
+        f.outside_secret.clone().into_os_string(),
+        f.req.checkout.clone().into_os_string(),
+    ];
+    run_sandboxed(&f.req, &argv).expect("wrapper runs")
+}
+
+fn result(f: &Fixture, name: &str) -> String {
+    fs::read_to_string(f.results.join(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .trim()
+        .to_string()
+}
+
+fn kernel_config() -> Option<String> {
+    let out = Command::new("zcat").arg("/proc/config.gz").output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn probe_matches_independent_evidence() {
+    let caps = probe();
+    eprintln!("probe: {caps:?}");
+    // Landlock: the active LSM list, else the kernel config.
+    let lsm = fs::read_to_string("/sys/kernel/security/lsm").ok();
+    let evidence = match (&lsm, kernel_config()) {
+        (Some(l), _) => Some(l.split(',').any(|m| m.trim() == "landlock")),
+        (None, Some(cfg)) => {
+            let built = cfg.lines().any(|l| l == "CONFIG_SECURITY_LANDLOCK=y");
+            let listed = cfg
+                .lines()
+                .find_map(|l| l.strip_prefix("CONFIG_LSM="))
+                .is_some_and(|v| v.contains("landlock"));
+            Some(built && listed)
+        }
+        (None, None) => None,
+    };
+    match evidence {
+        Some(expected) => assert_eq!(caps.landlock_abi.is_some(), expected, "landlock probe vs kernel"),
+        None => eprintln!("SKIPPED landlock cross-check: neither /sys/kernel/security/lsm nor /proc/config.gz is readable"),
+    }
+    // Namespaces: the util-linux `unshare` tool doing the same thing.
+    match Command::new("unshare")
+        .args(["-U", "-r", "-p", "-m", "--fork", "--mount-proc", "true"])
+        .output()
+    {
+        Ok(out) => assert_eq!(
+            out.status.success(),
+            caps.userns && caps.mount_proc,
+            "namespace probe vs unshare(1): {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => eprintln!("SKIPPED namespace cross-check: cannot run unshare(1): {e}"),
+    }
+}
+
+#[test]
+fn full_sandbox_hides_outside_files_and_other_processes() {
+    let caps = probe();
+    let missing = caps.missing_for_full();
+    if !missing.is_empty() {
+        eprintln!(
+            "SKIPPED full sandbox test: this kernel lacks {}",
+            missing.join(", ")
+        );
+        return;
+    }
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let f = fixture(SandboxMode::Full);
+    let code = run_agent(&f);
+    let iso = read_report(&f.req.report).unwrap();
+    eprintln!("isolation: {iso:?}");
+    assert_eq!(code, 0, "{iso:?}");
+    assert_eq!(iso.level, "full");
+    assert!(iso.userns && iso.pidns && iso.mountns_proc);
+    assert_eq!(iso.landlock.as_ref().unwrap().status, "fully_enforced");
+    assert!(iso.missing.is_empty(), "{:?}", iso.missing);
+    assert_ne!(result(&f, "cat.rc"), "0", "outside file was readable");
+    assert!(result(&f, "cat.out").contains("Permission denied"));
+    assert_eq!(
+        result(&f, "pid"),
+        "1",
+        "the agent is PID 1 of its own namespace"
+    );
+    let procs: usize = result(&f, "procs").parse().unwrap();
+    assert!(procs <= 5, "/proc shows {procs} pids");
+    assert_eq!(result(&f, "write.rc"), "0", "checkout is writable");
+    assert_ne!(result(&f, "escape.rc"), "0", "the checkout's parent is not");
+    assert_eq!(
+        fs::read_to_string(f.req.checkout.join("written.txt")).unwrap(),
+        "hi\n"
+    );
+}
+
+#[test]
+fn landlock_mode_restricts_files_without_namespaces() {
+    let caps = probe();
+    if caps.landlock_abi.is_none() {
+        eprintln!(
+            "SKIPPED landlock test: {}",
+            caps.landlock_error.unwrap_or_default()
+        );
+        return;
+    }
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let f = fixture(SandboxMode::Landlock);
+    assert_eq!(run_agent(&f), 0);
+    let iso = read_report(&f.req.report).unwrap();
+    assert_eq!(iso.level, "landlock", "{iso:?}");
+    assert!(!iso.userns && !iso.pidns && !iso.mountns_proc);
+    assert_ne!(result(&f, "cat.rc"), "0");
+    assert_ne!(result(&f, "pid"), "1");
+    assert!(
+        result(&f, "procs").parse::<usize>().unwrap() > 5,
+        "host /proc is visible without a PID namespace"
+    );
+}
+
+#[test]
+fn none_mode_applies_nothing_and_says_so() {
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let f = fixture(SandboxMode::None);
+    assert_eq!(run_agent(&f), 0);
+    let iso = read_report(&f.req.report).unwrap();
+    assert_eq!(iso.level, "none");
+    assert!(iso.landlock.is_none());
+    assert_eq!(
+        result(&f, "cat.rc"),
+        "0",
+        "without a sandbox the outside file is readable"
+    );
+}
+
+#[test]
+fn agent_exit_status_is_passed_through() {
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let f = fixture(SandboxMode::Auto);
+    let code = run_sandboxed(&f.req, &["sh".into(), "-c".into(), "exit 7".into()]).unwrap();
+    assert_eq!(code, 7);
+    let iso = read_report(&f.req.report).unwrap();
+    assert!(!iso.level.is_empty());
+    let caps = probe();
+    if caps.missing_for_full().is_empty() {
+        assert_eq!(
+            iso.level, "full",
+            "auto takes the strongest available: {iso:?}"
+        );
+    } else {
+        assert!(
+            iso.level.starts_with("partial") || iso.level == "none",
+            "{iso:?}"
+        );
+        eprintln!("NOTE auto level here: {}", iso.level);
+    }
+}
+
+#[test]
+fn wrapper_arguments_round_trip_and_bad_ones_are_refused() {
+    let f = fixture(SandboxMode::Auto);
+    let agent: Vec<OsString> = vec!["claude".into(), "-p".into(), "--".into(), "q".into()];
+    let argv = wrap_argv(Path::new("/opt/h/harness"), &f.req, &agent);
+    assert_eq!(argv[0], "/opt/h/harness");
+    assert_eq!(argv[1], "__sandbox");
+    let (req, back) = parse_wrapper_args(&argv[2..]).unwrap();
+    assert_eq!(req, f.req);
+    assert_eq!(back, agent, "a `--` inside the agent argv survives");
+    assert!(
+        parse_wrapper_args(&["--mode".into(), "strict".into(), "--".into(), "x".into()]).is_err()
+    );
+    assert!(
+        parse_wrapper_args(&argv[2..argv.len() - 4]).is_err(),
+        "no agent command"
+    );
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut missing_prog = argv[2..argv.len() - 4].to_vec();
+    missing_prog.push("/nonexistent/agent".into());
+    assert_eq!(
+        wrapper_main(&missing_prog),
+        runners::sandbox::EXIT_EXEC_FAILED
+    );
+    let iso = read_report(&f.req.report).unwrap();
+    assert!(
+        iso.exec_error
+            .as_deref()
+            .is_some_and(|e| e.contains("/nonexistent/agent")),
+        "{iso:?}"
+    );
+    let mut not_on_path = argv[2..argv.len() - 4].to_vec();
+    not_on_path.push("no-such-agent-on-path".into());
+    assert_eq!(
+        wrapper_main(&not_on_path),
+        runners::sandbox::EXIT_SANDBOX_REFUSED
+    );
+}
+
+#[test]
+fn full_mode_is_refused_before_dispatch_when_a_layer_is_missing() {
+    let lacking = Capabilities {
+        landlock_abi: None,
+        landlock_error: Some("not built into this kernel (ENOSYS)".into()),
+        userns: true,
+        pidns: true,
+        mount_proc: true,
+        namespace_errors: vec![],
+    };
+    match preflight(SandboxMode::Full, &lacking) {
+        Err(Error::SandboxIncomplete { missing }) => {
+            assert!(missing[0].contains("Landlock"), "{missing:?}")
+        }
+        other => panic!("expected SandboxIncomplete, got {other:?}"),
+    }
+    assert!(preflight(SandboxMode::Landlock, &lacking).is_err());
+    assert!(preflight(SandboxMode::Auto, &lacking).is_ok());
+    let no_userns = Capabilities {
+        landlock_abi: Some(7),
+        userns: false,
+        ..lacking
+    };
+    assert!(matches!(
+        preflight(SandboxMode::Full, &no_userns),
+        Err(Error::SandboxIncomplete { .. })
+    ));
+    assert!(preflight(SandboxMode::Landlock, &no_userns).is_ok());
+}
