@@ -15,7 +15,6 @@
 
 use regex::Regex;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::lexicon::Lexicon;
@@ -169,81 +168,108 @@ pub fn strip_quoted(text: &str) -> Cow<'_, str> {
     if !text.contains('`') && !text.contains("~~~") {
         return Cow::Borrowed(text);
     }
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    // For every line, the longest bare fence run of each kind on a later line: an opener of
-    // length L has a closer iff that is >= L. One backward pass keeps this linear.
-    let fences: Vec<Option<(u8, usize, bool)>> = lines.iter().map(|l| fence_of(l)).collect();
-    let mut closer_after: Vec<[usize; 2]> = vec![[0, 0]; lines.len()];
+    // Fence-like lines only (sparse): (line start, line end, char, run, bare).
+    let mut fences: Vec<(usize, usize, u8, usize, bool)> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some((c, run, bare)) = fence_of(line) {
+            fences.push((at, at + line.len(), c, run, bare));
+        }
+        at += line.len();
+    }
+    // For every fence-like line, the longest bare run of each kind on a later line: an opener
+    // of length L has a closer iff that is >= L. One backward pass keeps this linear.
+    let mut closer_after: Vec<[usize; 2]> = vec![[0, 0]; fences.len()];
     let mut best = [0usize; 2];
-    for i in (0..lines.len()).rev() {
+    for i in (0..fences.len()).rev() {
         closer_after[i] = best;
-        if let Some((c, run, true)) = fences[i] {
+        let (_, _, c, run, bare) = fences[i];
+        if bare {
             let k = usize::from(c == b'~');
             best[k] = best[k].max(run);
         }
     }
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < lines.len() {
-        if let Some((c, run, _)) = fences[i] {
-            let k = usize::from(c == b'~');
-            if closer_after[i][k] >= run {
-                let mut j = i + 1;
-                while !matches!(fences[j], Some((cc, r, true)) if cc == c && r >= run) {
-                    j += 1;
-                }
-                // Keep the line structure so `$` and line-bound matching see the same lines.
-                for _ in i..=j {
-                    out.push('\n');
-                }
-                if !lines[j].ends_with('\n') {
-                    out.pop();
-                }
-                i = j + 1;
-                continue;
-            }
+    let mut scratch = Scratch::default();
+    let mut pos = 0; // start of text not yet emitted
+    let mut f = 0;
+    while f < fences.len() {
+        let (start, _, c, run, _) = fences[f];
+        let k = usize::from(c == b'~');
+        if closer_after[f][k] < run {
+            f += 1;
+            continue;
         }
-        strip_inline(lines[i], &mut out);
-        i += 1;
+        let mut g = f + 1;
+        while !matches!(fences[g], (_, _, cc, r, true) if cc == c && r >= run) {
+            g += 1;
+        }
+        let end = fences[g].1;
+        strip_inline_lines(&text[pos..start], &mut out, &mut scratch);
+        // Keep the line structure so line-bound matching sees the same lines.
+        let newlines = text[start..end].bytes().filter(|&b| b == b'\n').count();
+        out.extend(std::iter::repeat_n('\n', newlines));
+        pos = end;
+        f = g + 1;
     }
+    strip_inline_lines(&text[pos..], &mut out, &mut scratch);
     Cow::Owned(out)
 }
 
-fn strip_inline(line: &str, out: &mut String) {
+/// Reused buffers for inline-span stripping, so a long answer allocates once.
+#[derive(Default)]
+struct Scratch {
+    runs: Vec<(usize, usize)>,
+    next_same: Vec<usize>,
+    last_by_len: Vec<usize>,
+}
+
+fn strip_inline_lines(text: &str, out: &mut String, scratch: &mut Scratch) {
+    for line in text.split_inclusive('\n') {
+        strip_inline(line, out, scratch);
+    }
+}
+
+fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
     if !line.contains('`') {
         out.push_str(line);
         return;
     }
     let bytes = line.as_bytes();
-    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let runs = &mut scratch.runs;
+    runs.clear();
     let mut p = 0;
-    while p < bytes.len() {
-        if bytes[p] == b'`' {
-            let start = p;
-            while p < bytes.len() && bytes[p] == b'`' {
-                p += 1;
-            }
-            runs.push((start, p));
-        } else {
+    while let Some(off) = line[p..].find('`') {
+        let start = p + off;
+        p = start;
+        while p < bytes.len() && bytes[p] == b'`' {
             p += 1;
         }
+        runs.push((start, p));
     }
-    // Index of runs by length, with a cursor per length that only moves forward.
-    let mut by_len: HashMap<usize, (Vec<usize>, usize)> = HashMap::new();
-    for (idx, &(s, e)) in runs.iter().enumerate() {
-        by_len.entry(e - s).or_default().0.push(idx);
+    // next_same[r]: the next run after r with the same length (usize::MAX if none), from one
+    // backward pass with the last index seen per length.
+    const NONE: usize = usize::MAX;
+    let longest = runs.iter().map(|&(s, e)| e - s).max().unwrap_or(0);
+    if scratch.last_by_len.len() <= longest {
+        scratch.last_by_len.resize(longest + 1, NONE);
+    }
+    scratch.next_same.clear();
+    scratch.next_same.resize(runs.len(), NONE);
+    for r in (0..runs.len()).rev() {
+        let len = runs[r].1 - runs[r].0;
+        scratch.next_same[r] = scratch.last_by_len[len];
+        scratch.last_by_len[len] = r;
+    }
+    for &(s, e) in runs.iter() {
+        scratch.last_by_len[e - s] = NONE;
     }
     let mut cursor = 0;
     let mut r = 0;
     while r < runs.len() {
-        let (s, e) = runs[r];
-        let (list, pos) = by_len.get_mut(&(e - s)).expect("indexed");
-        while *pos < list.len() && list[*pos] <= r {
-            *pos += 1;
-        }
-        if *pos < list.len() {
-            let close = list[*pos];
-            out.push_str(&line[cursor..s]);
+        let close = scratch.next_same[r];
+        if close != NONE {
+            out.push_str(&line[cursor..runs[r].0]);
             cursor = runs[close].1;
             r = close + 1;
         } else {
