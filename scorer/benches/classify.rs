@@ -58,7 +58,7 @@ fn ko_answer(rng: &mut Rng, kind: Kind, token: &str, arm: bool) -> String {
         s.push_str(rng.pick(KO_NARRATION));
         s.push(' ');
     }
-    if rng.next() % 4 == 0 {
+    if rng.next().is_multiple_of(4) {
         s.push('\n');
         s.push_str(CODE_BLOCK);
     }
@@ -80,7 +80,7 @@ fn ko_answer(rng: &mut Rng, kind: Kind, token: &str, arm: bool) -> String {
         }
         _ => s.push_str("이 질문에 대한 답은 여기 텍스트만으로는 확정할 수 없습니다."),
     }
-    if rng.next() % 3 == 0 {
+    if rng.next().is_multiple_of(3) {
         s.push_str("\n<<VERDICT:ANSWERED>>\n");
     }
     s
@@ -92,7 +92,7 @@ fn en_answer(rng: &mut Rng, kind: Kind, token: &str, arm: bool) -> String {
         s.push_str(rng.pick(EN_NARRATION));
         s.push(' ');
     }
-    if rng.next() % 4 == 0 {
+    if rng.next().is_multiple_of(4) {
         s.push('\n');
         s.push_str(CODE_BLOCK);
     }
@@ -116,7 +116,7 @@ fn en_answer(rng: &mut Rng, kind: Kind, token: &str, arm: bool) -> String {
         }
         _ => s.push_str("The config has no match rule for that pattern, so it used the default."),
     }
-    if rng.next() % 3 == 0 {
+    if rng.next().is_multiple_of(3) {
         s.push_str("\n<<VERDICT:REFUSED>>\n");
     }
     s
@@ -152,18 +152,18 @@ fn big_answer() -> Case {
     let token = format!("bq{}big", "x");
     let mut s = String::with_capacity(10 << 20);
     while s.len() < (10 << 20) - 200 {
-        let line = if rng.next() % 2 == 0 {
+        let line = if rng.next().is_multiple_of(2) {
             rng.pick(KO_NARRATION)
         } else {
             rng.pick(EN_NARRATION)
         };
         s.push_str(line);
         s.push('\n');
-        if rng.next() % 50 == 0 {
+        if rng.next().is_multiple_of(50) {
             s.push_str(CODE_BLOCK);
         }
     }
-    let _ = write!(s, "저장소 어디에서도 '{token}' 을 찾지 못했습니다.\n");
+    let _ = writeln!(s, "저장소 어디에서도 '{token}' 을 찾지 못했습니다.");
     Case {
         answer: s.into_bytes(),
         kind: Kind::Positive,
