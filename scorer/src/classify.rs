@@ -75,7 +75,11 @@ pub(crate) fn evaluate_with(
     token: &str,
     general: Option<&str>,
 ) -> Evidence {
-    let text = String::from_utf8_lossy(answer);
+    // Strict validation first: it is faster than the lossy decoder on valid text.
+    let text = match std::str::from_utf8(answer) {
+        Ok(valid) => Cow::Borrowed(valid),
+        Err(_) => String::from_utf8_lossy(answer),
+    };
     if text.trim().is_empty() {
         return Evidence {
             verdict: Verdict {
@@ -168,15 +172,7 @@ pub fn strip_quoted(text: &str) -> Cow<'_, str> {
     if !text.contains('`') && !text.contains("~~~") {
         return Cow::Borrowed(text);
     }
-    // Fence-like lines only (sparse): (line start, line end, char, run, bare).
-    let mut fences: Vec<(usize, usize, u8, usize, bool)> = Vec::new();
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if let Some((c, run, bare)) = fence_of(line) {
-            fences.push((at, at + line.len(), c, run, bare));
-        }
-        at += line.len();
-    }
+    let fences = fence_lines(text);
     // For every fence-like line, the longest bare run of each kind on a later line: an opener
     // of length L has a closer iff that is >= L. One backward pass keeps this linear.
     let mut closer_after: Vec<[usize; 2]> = vec![[0, 0]; fences.len()];
@@ -224,17 +220,45 @@ struct Scratch {
     last_by_len: Vec<usize>,
 }
 
-fn strip_inline_lines(text: &str, out: &mut String, scratch: &mut Scratch) {
-    for line in text.split_inclusive('\n') {
-        strip_inline(line, out, scratch);
+/// Fence-like lines (sparse), found from the ``` and ~~~ occurrences rather than by visiting
+/// every line: (line start, line end incl. newline, char, run, bare).
+fn fence_lines(text: &str) -> Vec<(usize, usize, u8, usize, bool)> {
+    let mut found = Vec::new();
+    for marker in ["```", "~~~"] {
+        let mut next_line = 0; // lines before this offset were already examined
+        for (at, _) in text.match_indices(marker) {
+            if at < next_line {
+                continue;
+            }
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+            next_line = end;
+            if let Some((c, run, bare)) = fence_of(&text[start..end]) {
+                found.push((start, end, c, run, bare));
+            }
+        }
     }
+    found.sort_unstable_by_key(|f| f.0);
+    // A line holding both markers was found twice.
+    found.dedup_by_key(|f| f.0);
+    found
+}
+
+/// Inline-span stripping over a stretch of text, visiting only the lines holding a backtick.
+fn strip_inline_lines(text: &str, out: &mut String, scratch: &mut Scratch) {
+    let mut pos = 0;
+    while let Some(off) = text[pos..].find('`') {
+        let at = pos + off;
+        let start = text[pos..at].rfind('\n').map_or(pos, |i| pos + i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+        out.push_str(&text[pos..start]);
+        strip_inline(&text[start..end], out, scratch);
+        pos = end;
+    }
+    out.push_str(&text[pos..]);
 }
 
 fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
-    if !line.contains('`') {
-        out.push_str(line);
-        return;
-    }
     let bytes = line.as_bytes();
     let runs = &mut scratch.runs;
     runs.clear();
