@@ -15,7 +15,6 @@
 
 use regex::Regex;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::lexicon::Lexicon;
@@ -76,7 +75,11 @@ pub(crate) fn evaluate_with(
     token: &str,
     general: Option<&str>,
 ) -> Evidence {
-    let text = String::from_utf8_lossy(answer);
+    // Strict validation first: it is faster than the lossy decoder on valid text.
+    let text = match std::str::from_utf8(answer) {
+        Ok(valid) => Cow::Borrowed(valid),
+        Err(_) => String::from_utf8_lossy(answer),
+    };
     if text.trim().is_empty() {
         return Evidence {
             verdict: Verdict {
@@ -169,81 +172,128 @@ pub fn strip_quoted(text: &str) -> Cow<'_, str> {
     if !text.contains('`') && !text.contains("~~~") {
         return Cow::Borrowed(text);
     }
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    // For every line, the longest bare fence run of each kind on a later line: an opener of
-    // length L has a closer iff that is >= L. One backward pass keeps this linear.
-    let fences: Vec<Option<(u8, usize, bool)>> = lines.iter().map(|l| fence_of(l)).collect();
-    let mut closer_after: Vec<[usize; 2]> = vec![[0, 0]; lines.len()];
+    let fences = fence_lines(text);
+    // For every fence-like line, the longest bare run of each kind on a later line: an opener
+    // of length L has a closer iff that is >= L. One backward pass keeps this linear.
+    let mut closer_after: Vec<[usize; 2]> = vec![[0, 0]; fences.len()];
     let mut best = [0usize; 2];
-    for i in (0..lines.len()).rev() {
+    for i in (0..fences.len()).rev() {
         closer_after[i] = best;
-        if let Some((c, run, true)) = fences[i] {
+        let (_, _, c, run, bare) = fences[i];
+        if bare {
             let k = usize::from(c == b'~');
             best[k] = best[k].max(run);
         }
     }
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < lines.len() {
-        if let Some((c, run, _)) = fences[i] {
-            let k = usize::from(c == b'~');
-            if closer_after[i][k] >= run {
-                let mut j = i + 1;
-                while !matches!(fences[j], Some((cc, r, true)) if cc == c && r >= run) {
-                    j += 1;
-                }
-                // Keep the line structure so `$` and line-bound matching see the same lines.
-                for _ in i..=j {
-                    out.push('\n');
-                }
-                if !lines[j].ends_with('\n') {
-                    out.pop();
-                }
-                i = j + 1;
-                continue;
-            }
+    let mut scratch = Scratch::default();
+    let mut pos = 0; // start of text not yet emitted
+    let mut f = 0;
+    while f < fences.len() {
+        let (start, _, c, run, _) = fences[f];
+        let k = usize::from(c == b'~');
+        if closer_after[f][k] < run {
+            f += 1;
+            continue;
         }
-        strip_inline(lines[i], &mut out);
-        i += 1;
+        let mut g = f + 1;
+        while !matches!(fences[g], (_, _, cc, r, true) if cc == c && r >= run) {
+            g += 1;
+        }
+        let end = fences[g].1;
+        strip_inline_lines(&text[pos..start], &mut out, &mut scratch);
+        // Keep the line structure so line-bound matching sees the same lines.
+        let newlines = text[start..end].bytes().filter(|&b| b == b'\n').count();
+        out.extend(std::iter::repeat_n('\n', newlines));
+        pos = end;
+        f = g + 1;
     }
+    strip_inline_lines(&text[pos..], &mut out, &mut scratch);
     Cow::Owned(out)
 }
 
-fn strip_inline(line: &str, out: &mut String) {
-    if !line.contains('`') {
-        out.push_str(line);
-        return;
-    }
-    let bytes = line.as_bytes();
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    let mut p = 0;
-    while p < bytes.len() {
-        if bytes[p] == b'`' {
-            let start = p;
-            while p < bytes.len() && bytes[p] == b'`' {
-                p += 1;
+/// Reused buffers for inline-span stripping, so a long answer allocates once.
+#[derive(Default)]
+struct Scratch {
+    runs: Vec<(usize, usize)>,
+    next_same: Vec<usize>,
+    last_by_len: Vec<usize>,
+}
+
+/// Fence-like lines (sparse), found from the ``` and ~~~ occurrences rather than by visiting
+/// every line: (line start, line end incl. newline, char, run, bare).
+fn fence_lines(text: &str) -> Vec<(usize, usize, u8, usize, bool)> {
+    let mut found = Vec::new();
+    for marker in ["```", "~~~"] {
+        let mut next_line = 0; // lines before this offset were already examined
+        for (at, _) in text.match_indices(marker) {
+            if at < next_line {
+                continue;
             }
-            runs.push((start, p));
-        } else {
-            p += 1;
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+            next_line = end;
+            if let Some((c, run, bare)) = fence_of(&text[start..end]) {
+                found.push((start, end, c, run, bare));
+            }
         }
     }
-    // Index of runs by length, with a cursor per length that only moves forward.
-    let mut by_len: HashMap<usize, (Vec<usize>, usize)> = HashMap::new();
-    for (idx, &(s, e)) in runs.iter().enumerate() {
-        by_len.entry(e - s).or_default().0.push(idx);
+    found.sort_unstable_by_key(|f| f.0);
+    // A line holding both markers was found twice.
+    found.dedup_by_key(|f| f.0);
+    found
+}
+
+/// Inline-span stripping over a stretch of text, visiting only the lines holding a backtick.
+fn strip_inline_lines(text: &str, out: &mut String, scratch: &mut Scratch) {
+    let mut pos = 0;
+    while let Some(off) = text[pos..].find('`') {
+        let at = pos + off;
+        let start = text[pos..at].rfind('\n').map_or(pos, |i| pos + i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+        out.push_str(&text[pos..start]);
+        strip_inline(&text[start..end], out, scratch);
+        pos = end;
+    }
+    out.push_str(&text[pos..]);
+}
+
+fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
+    let bytes = line.as_bytes();
+    let runs = &mut scratch.runs;
+    runs.clear();
+    let mut p = 0;
+    while let Some(off) = line[p..].find('`') {
+        let start = p + off;
+        p = start;
+        while p < bytes.len() && bytes[p] == b'`' {
+            p += 1;
+        }
+        runs.push((start, p));
+    }
+    // next_same[r]: the next run after r with the same length (usize::MAX if none), from one
+    // backward pass with the last index seen per length.
+    const NONE: usize = usize::MAX;
+    let longest = runs.iter().map(|&(s, e)| e - s).max().unwrap_or(0);
+    if scratch.last_by_len.len() <= longest {
+        scratch.last_by_len.resize(longest + 1, NONE);
+    }
+    scratch.next_same.clear();
+    scratch.next_same.resize(runs.len(), NONE);
+    for r in (0..runs.len()).rev() {
+        let len = runs[r].1 - runs[r].0;
+        scratch.next_same[r] = scratch.last_by_len[len];
+        scratch.last_by_len[len] = r;
+    }
+    for &(s, e) in runs.iter() {
+        scratch.last_by_len[e - s] = NONE;
     }
     let mut cursor = 0;
     let mut r = 0;
     while r < runs.len() {
-        let (s, e) = runs[r];
-        let (list, pos) = by_len.get_mut(&(e - s)).expect("indexed");
-        while *pos < list.len() && list[*pos] <= r {
-            *pos += 1;
-        }
-        if *pos < list.len() {
-            let close = list[*pos];
-            out.push_str(&line[cursor..s]);
+        let close = scratch.next_same[r];
+        if close != NONE {
+            out.push_str(&line[cursor..runs[r].0]);
             cursor = runs[close].1;
             r = close + 1;
         } else {
