@@ -1,1 +1,161 @@
-fn main() {}
+//! The `harness` binary: parses the command line and hands each command to the library.
+
+mod cli;
+
+use clap::Parser;
+use cli::{ArmsArg, Command, DemoArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat};
+use harness::commands::{self, GateArgs, VerifyArgs};
+use harness::exit::{exit_of, Exit};
+use harness::gate::Phase;
+use harness::round::{Arms, DemoMode, RunOptions};
+use std::time::Duration;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    let code = match dispatch(cli) {
+        Ok(exit) => exit,
+        Err(err) => {
+            let exit = exit_of(&err);
+            eprintln!("harness: {err:#}");
+            if exit != Exit::Internal {
+                eprintln!("harness: {}", exit);
+            }
+            exit
+        }
+    };
+    std::process::exit(code.code());
+}
+
+fn kind(k: KindArg) -> scorer::Kind {
+    match k {
+        KindArg::Positive => scorer::Kind::Positive,
+        KindArg::Negative => scorer::Kind::Negative,
+        KindArg::Conflict => scorer::Kind::Conflict,
+    }
+}
+
+fn sandbox(s: SandboxArg) -> runners::SandboxMode {
+    match s {
+        SandboxArg::Auto => runners::SandboxMode::Auto,
+        SandboxArg::Full => runners::SandboxMode::Full,
+        SandboxArg::Landlock => runners::SandboxMode::Landlock,
+        SandboxArg::None => runners::SandboxMode::None,
+    }
+}
+
+fn phase(p: PhaseArg) -> Phase {
+    match p {
+        PhaseArg::Pre => Phase::Pre,
+        PhaseArg::Post => Phase::Post,
+    }
+}
+
+fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
+    match cli.command {
+        Command::Run(a) => {
+            let a = *a;
+            harness::round::run(RunOptions {
+                qset: a.qset,
+                seal: a.seal,
+                repo: a.base.repo,
+                base_ref: a.base.base_ref,
+                base_sha: a.base.base_sha,
+                arms: match a.arms {
+                    ArmsArg::Arm => Arms::Arm,
+                    ArmsArg::Ctrl => Arms::Ctrl,
+                    ArmsArg::Both => Arms::Both,
+                },
+                reps: a.reps,
+                agent: a.agent,
+                model: a.model,
+                out: a.out,
+                deliver: a.deliver,
+                protocol: a.protocol,
+                manifest: a.manifest,
+                jobs: a.jobs as usize,
+                timeout: Duration::from_secs(a.timeout),
+                retries: a.retries,
+                resume: a.resume,
+                pass_env: a.pass_env,
+                prompt_stdin: a.prompt_stdin,
+                plant_dir: a.plant_dir,
+                keep_checkouts: a.keep_checkouts,
+                allow_contaminated: a.allow_contaminated,
+                sandbox: sandbox(a.sandbox),
+                quiet: a.quiet,
+                demo: a.demo.map(|d| match d {
+                    DemoArg::Deliver => DemoMode::Deliver,
+                    DemoArg::Discover => DemoMode::Discover,
+                }),
+            })
+        }
+        Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
+            out: a.out,
+            qset: a.qset,
+            accept_qset_change: a.accept_qset_change,
+        }),
+        Command::SelfTest(a) => {
+            let (_, failed) = harness::selftest::run(a.repo.as_deref())?;
+            Ok(if failed == 0 {
+                Exit::Ok
+            } else {
+                Exit::Internal
+            })
+        }
+        Command::Seal(a) => commands::seal_cmd(
+            &GateArgs {
+                qset: &a.qset,
+                seal: Some(&a.seal),
+                repo: a.base.repo.as_deref(),
+                base_ref: a.base.base_ref.as_deref(),
+                base_sha: a.base.base_sha.as_deref(),
+                phase: Phase::Post,
+                plant_dir: &a.plant_dir,
+                protocol: a.protocol.as_deref(),
+            },
+            &a.output,
+            a.force,
+        ),
+        Command::Verify(a) => commands::verify_cmd(&VerifyArgs {
+            manifest: &a.manifest,
+            qset: a.qset.as_deref(),
+            seal: a.seal.as_deref(),
+            protocol: a.protocol.as_deref(),
+            repo: a.repo.as_deref(),
+            allow_scorer_change: a.allow_scorer_change,
+        }),
+        Command::Gate(a) => commands::gate_cmd(&GateArgs {
+            qset: &a.qset,
+            seal: a.seal.as_deref(),
+            repo: a.base.repo.as_deref(),
+            base_ref: a.base.base_ref.as_deref(),
+            base_sha: a.base.base_sha.as_deref(),
+            phase: phase(a.phase),
+            plant_dir: &a.plant_dir,
+            protocol: None,
+        }),
+        Command::Score(a) => commands::score(
+            kind(a.kind),
+            &a.token,
+            a.general.as_deref(),
+            &a.file,
+            a.format == ScoreFormat::Json,
+        ),
+        Command::Report(a) => harness::rescore::report(
+            &a.out,
+            match a.format {
+                ReportFormat::Table => "table",
+                ReportFormat::Csv => "csv",
+                ReportFormat::Json => "json",
+                ReportFormat::Md => "md",
+                ReportFormat::Html => "html",
+            },
+        ),
+        Command::Doctor => commands::doctor(),
+        Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),
+        Command::Sandbox(a) => {
+            let code = runners::sandbox::wrapper_main(&a.args);
+            std::process::exit(code);
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! The command line: clap derive types only. The logic they configure lives in the library
+//! modules; `main.rs` maps one to the other.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const ABOUT: &str = "Measures context continuity of coding agents.
+
+Holding only the carrier (the hand-off document, the \"seal\"), can an isolated fresh agent session \
+answer pre-registered questions about what came before, and does it say \"I don't know\" where the \
+carrier is silent? harness runs paired arms (ARM: seal planted; CTRL: no seal) in isolated checkouts \
+and scores the answers with a deliberately conservative scorer guarded by gates.
+
+It measures carrier sufficiency, not \"how much compaction lost\".";
+
+const AFTER: &str = "Start here:
+  harness run                     the shipped demo round (no network, no API keys)
+  harness run --demo discover     the same without --deliver: is the seal discoverable?
+  harness self-test               the scorer's lanes and the instrument lanes";
+
+/// `harness`: the whole CLI.
+#[derive(Debug, Parser)]
+#[command(name = "harness", version = harness::version_line(), about = ABOUT,
+          after_help = AFTER, after_long_help = harness::long_after_help())]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands (DESIGN §2).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Gates, then dispatch every (question × arm × rep) in parallel, score, report, and write
+    /// the completion marker. With no flags: the shipped demo round.
+    Run(Box<RunArgs>),
+    /// Re-score the answers of a finished round with today's scorer. Runs no agent, no gate.
+    Rescore(RescoreArgs),
+    /// The scorer's fixture lanes and the instrument lanes; exit 1 on any failure.
+    #[command(name = "self-test")]
+    SelfTest(SelfTestArgs),
+    /// Pre-registration: run the start gate (phase post), then write the manifest.
+    Seal(SealArgs),
+    /// Compare files, base and scorer fingerprint with a manifest; exit 10 on any mismatch.
+    Verify(VerifyArgs),
+    /// The start gate alone, for authors writing a qset.
+    Gate(GateArgs),
+    /// Classify one answer file; for debugging a verdict.
+    Score(ScoreArgs),
+    /// Render an existing round.
+    Report(ReportArgs),
+    /// What a round needs on this machine, and whether it is there.
+    Doctor,
+    /// Built-in deterministic agents (used by `--agent baseline-grep`).
+    #[command(name = "__agent", hide = true)]
+    Agent(AgentArgs),
+    /// The sandbox wrapper every agent runs through (`--sandbox`).
+    #[command(name = "__sandbox", hide = true)]
+    Sandbox(SandboxArgs),
+}
+
+/// Where the base comes from: a repository and a pinned commit.
+#[derive(Debug, Args, Clone, Default)]
+pub struct BaseArgs {
+    /// The git repository the agent works in [default: the one the command runs in].
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// The ref of the base commit (e.g. main). With --base-sha, both must name the same commit.
+    #[arg(long, value_name = "REF")]
+    pub base_ref: Option<String>,
+    /// The sha of the base commit. Refs move; a sha does not.
+    #[arg(long, value_name = "SHA")]
+    pub base_sha: Option<String>,
+}
+
+/// Which arms to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArmsArg {
+    /// ARM only (seal planted).
+    #[value(name = "ARM")]
+    Arm,
+    /// CTRL only: the eligibility run before sealing; needs no seal.
+    #[value(name = "CTRL")]
+    Ctrl,
+    /// Both arms, paired.
+    #[value(name = "both")]
+    Both,
+}
+
+/// The two demo questions of the seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DemoArg {
+    /// "Is it enough when handed over?": ARM's prompt names the planted path.
+    Deliver,
+    /// "Is it discoverable?": nothing tells the agent the seal exists.
+    Discover,
+}
+
+/// Isolation levels for agents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SandboxArg {
+    /// The strongest this kernel allows; says which layer is missing.
+    Auto,
+    /// Namespaces and Landlock; refuse to start (exit 8) if any layer is missing.
+    Full,
+    /// Landlock only.
+    Landlock,
+    /// No sandbox: the agent sees whatever its user can read.
+    None,
+}
+
+/// `harness run`.
+#[derive(Debug, Args, Clone)]
+pub struct RunArgs {
+    /// The question set (TSV). Without --qset, the shipped demo runs.
+    #[arg(long, value_name = "FILE")]
+    pub qset: Option<PathBuf>,
+    /// The carrier planted into ARM. Required unless --arms CTRL.
+    #[arg(long, value_name = "FILE")]
+    pub seal: Option<PathBuf>,
+    /// Repository and base commit.
+    #[command(flatten)]
+    pub base: BaseArgs,
+    /// Which arms to run.
+    #[arg(long, value_enum, default_value = "both")]
+    pub arms: ArmsArg,
+    /// Repetitions per (question, arm).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub reps: u32,
+    /// The agent: claude, codex, gemini, baseline-grep, baseline-grep-all, or
+    /// command:<template> with {prompt}, {prompt_file}, {model}, {workdir}.
+    #[arg(long, value_name = "SPEC")]
+    pub agent: Option<String>,
+    /// The model passed to the agent ({model}).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// The out-dir [default: ./rounds/<date>-<random>].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// ARM's prompt names the planted path, as a hook would hand it over.
+    #[arg(long)]
+    pub deliver: bool,
+    /// Typed-answer instructions appended after the question, identically for both arms.
+    #[arg(long, value_name = "FILE")]
+    pub protocol: Option<PathBuf>,
+    /// The manifest written by `harness seal`; without it the round is UNVERIFIED.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Dispatches running at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// Seconds before an agent's whole process group is killed.
+    #[arg(long, default_value_t = 600)]
+    pub timeout: u64,
+    /// Retries for infrastructure failures only (failed to start, killed, timed out).
+    #[arg(long, default_value_t = 0)]
+    pub retries: u32,
+    /// Finish an interrupted round in --out under its recorded labels.
+    #[arg(long)]
+    pub resume: bool,
+    /// Pass this environment variable to the agent (repeatable). Never HARNESS_*.
+    #[arg(long = "pass-env", value_name = "NAME")]
+    pub pass_env: Vec<String>,
+    /// Feed the prompt on stdin instead of /dev/null (command: agents).
+    #[arg(long)]
+    pub prompt_stdin: bool,
+    /// Where the seal is planted, relative to the checkout (git-ignored in both arms).
+    #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
+    pub plant_dir: String,
+    /// Keep the checkouts after the round (for inspection).
+    #[arg(long)]
+    pub keep_checkouts: bool,
+    /// Run although a token is in the corpus; every number is then watermarked CONTAMINATED.
+    #[arg(long)]
+    pub allow_contaminated: bool,
+    /// Isolation of each agent.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub sandbox: SandboxArg,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Run the shipped demo; `discover` runs it without --deliver.
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub demo: Option<DemoArg>,
+}
+
+/// `harness rescore`.
+#[derive(Debug, Args)]
+pub struct RescoreArgs {
+    /// The round's out-dir.
+    pub out: PathBuf,
+    /// Use this qset instead of the recorded one (its hash must match, or --accept-qset-change).
+    #[arg(long, value_name = "FILE")]
+    pub qset: Option<PathBuf>,
+    /// Accept a qset whose hash differs from the round's record.
+    #[arg(long)]
+    pub accept_qset_change: bool,
+}
+
+/// `harness self-test`.
+#[derive(Debug, Args)]
+pub struct SelfTestArgs {
+    /// The repository L13 searches [default: the one the command runs in].
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+}
+
+/// Gate phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PhaseArg {
+    /// Before sealing: no seal yet, the ledger axis is UNCHECKED (exit 3).
+    Pre,
+    /// After sealing: every axis.
+    Post,
+}
+
+/// `harness gate`.
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// The question set.
+    #[arg(long, value_name = "FILE")]
+    pub qset: PathBuf,
+    /// The carrier (needed in phase post).
+    #[arg(long, value_name = "FILE")]
+    pub seal: Option<PathBuf>,
+    /// Repository and base commit.
+    #[command(flatten)]
+    pub base: BaseArgs,
+    /// pre: before sealing; post: every axis.
+    #[arg(long, value_enum, default_value = "post")]
+    pub phase: PhaseArg,
+    /// Where the seal will be planted.
+    #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
+    pub plant_dir: String,
+}
+
+/// `harness seal`.
+#[derive(Debug, Args)]
+pub struct SealArgs {
+    /// The question set.
+    #[arg(long, value_name = "FILE")]
+    pub qset: PathBuf,
+    /// The carrier.
+    #[arg(long, value_name = "FILE")]
+    pub seal: PathBuf,
+    /// The typed-answer protocol file, if the round uses one.
+    #[arg(long, value_name = "FILE")]
+    pub protocol: Option<PathBuf>,
+    /// Repository and base commit.
+    #[command(flatten)]
+    pub base: BaseArgs,
+    /// Where the seal will be planted.
+    #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
+    pub plant_dir: String,
+    /// The manifest to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Replace an existing manifest.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `harness verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The manifest.
+    pub manifest: PathBuf,
+    /// Compare this qset instead of the recorded path.
+    #[arg(long, value_name = "FILE")]
+    pub qset: Option<PathBuf>,
+    /// Compare this seal instead of the recorded path.
+    #[arg(long, value_name = "FILE")]
+    pub seal: Option<PathBuf>,
+    /// Compare this protocol instead of the recorded path.
+    #[arg(long, value_name = "FILE")]
+    pub protocol: Option<PathBuf>,
+    /// The repository whose base to check [default: the recorded one].
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Report a different scorer fingerprint without failing.
+    #[arg(long)]
+    pub allow_scorer_change: bool,
+}
+
+/// Output format of `harness score`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScoreFormat {
+    /// One line: the class.
+    Text,
+    /// class, typed, has_tok, has_ref, matched refusal phrase.
+    Json,
+}
+
+/// Question kind on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// The token must appear.
+    Positive,
+    /// The answer should refuse.
+    Negative,
+    /// The token is the planted wrong value.
+    Conflict,
+}
+
+/// `harness score`.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    /// The question kind.
+    #[arg(long, value_enum)]
+    pub kind: KindArg,
+    /// The token (fixed string, never a regex).
+    #[arg(long, allow_hyphen_values = true)]
+    pub token: String,
+    /// The true value of a conflict item.
+    #[arg(long, allow_hyphen_values = true)]
+    pub general: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ScoreFormat,
+    /// The answer file; `-` reads stdin.
+    pub file: PathBuf,
+}
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Terminal tables.
+    Table,
+    /// verdicts.csv
+    Csv,
+    /// summary.json
+    Json,
+    /// report.md
+    Md,
+    /// report.html
+    Html,
+}
+
+/// `harness report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The round's out-dir.
+    pub out: PathBuf,
+    /// Output format (printed to stdout).
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+}
+
+/// `harness __agent`.
+#[derive(Debug, Args)]
+pub struct AgentArgs {
+    /// baseline-grep or baseline-grep-all.
+    pub name: String,
+    /// The prompt; when absent, read from stdin.
+    pub prompt: Option<String>,
+}
+
+/// `harness __sandbox`: the wrapper's own arguments, parsed by `runners::sandbox`.
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// `--mode M --checkout D --home D --tmp D --report F [--forbid D]… -- <agent argv>`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    pub args: Vec<std::ffi::OsString>,
+}

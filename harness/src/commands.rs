@@ -1,0 +1,428 @@
+//! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
+
+use crate::demo;
+use crate::exit::{Exit, Fail};
+use crate::gate::{self, GateInput, Phase};
+use crate::manifest::{self, BaseStamp, Input, Manifest, Role, ScorerStamp};
+use crate::round::{load_qset, resolve_base};
+use crate::text::clean_line;
+use anyhow::{Context, Result};
+use scorer::Kind;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// `harness score`: one answer file, one line (or JSON).
+pub fn score(
+    kind: Kind,
+    token: &str,
+    general: Option<&str>,
+    file: &Path,
+    json: bool,
+) -> Result<Exit> {
+    let bytes = if file == Path::new("-") {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .context("reading the answer from stdin")?;
+        b
+    } else {
+        std::fs::read(file)
+            .map_err(|e| Fail::new(Exit::Usage, format!("answer file {}: {e}", file.display())))?
+    };
+    if token.is_empty() {
+        return Err(Fail::new(Exit::Usage, "--token must not be empty").into());
+    }
+    let ev = scorer::evaluate(scorer::Lexicon::standard(), &bytes, kind, token, general);
+    if json {
+        let v = serde_json::json!({
+            "class": ev.verdict.class.as_str(),
+            "verdict": ev.verdict.to_string(),
+            "typed": ev.verdict.typed,
+            "has_tok": ev.has_tok,
+            "has_ref": ev.has_ref,
+            "refusal_match": ev.refusal_match,
+            "clarify": ev.clarify,
+        });
+        println!("{}", serde_json::to_string(&v)?);
+    } else {
+        println!("{}", ev.verdict);
+    }
+    Ok(Exit::Ok)
+}
+
+/// Inputs shared by `gate` and `seal`.
+pub struct GateArgs<'a> {
+    /// The qset file.
+    pub qset: &'a Path,
+    /// The seal file.
+    pub seal: Option<&'a Path>,
+    /// `--repo`.
+    pub repo: Option<&'a Path>,
+    /// `--base-ref`.
+    pub base_ref: Option<&'a str>,
+    /// `--base-sha`.
+    pub base_sha: Option<&'a str>,
+    /// pre or post.
+    pub phase: Phase,
+    /// `--plant-dir`.
+    pub plant_dir: &'a str,
+    /// Protocol text, searched like the tree.
+    pub protocol: Option<&'a Path>,
+}
+
+/// Runs the gate and prints its table. Returns the report and the resolved base.
+pub fn run_gate(
+    a: &GateArgs<'_>,
+) -> Result<(gate::GateReport, runners::Base, Vec<u8>, Option<Vec<u8>>)> {
+    let (qset, qset_bytes) = load_qset(a.qset)?;
+    let seal_bytes = match a.seal {
+        Some(p) => Some(
+            std::fs::read(p)
+                .map_err(|e| Fail::new(Exit::Usage, format!("seal {}: {e}", p.display())))?,
+        ),
+        None => None,
+    };
+    if a.phase == Phase::Post && a.seal.is_none() {
+        return Err(Fail::new(
+            Exit::Usage,
+            "phase post needs --seal (use --phase pre before the seal exists)",
+        )
+        .into());
+    }
+    let base = resolve_base(a.repo, a.base_ref, a.base_sha)?;
+    if base.dirty {
+        eprintln!(
+            "harness: note: uncommitted changes in {}; the gate searched the committed tree at {}",
+            base.workdir.display(),
+            &base.commit[..12]
+        );
+    }
+    let corpus = runners::Corpus::load(&base).map_err(|e| {
+        Fail::new(
+            Exit::GateRefused,
+            format!("cannot enumerate the tree at base: {e}"),
+        )
+    })?;
+    let plant =
+        runners::Plant::new(a.plant_dir).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+    let mut extra = Vec::new();
+    if let Some(p) = a.protocol {
+        let b = std::fs::read(p).map_err(|e| {
+            Fail::new(
+                Exit::ProtocolMissing,
+                format!("protocol file {}: {e}", p.display()),
+            )
+        })?;
+        extra.push(("protocol text".to_string(), b));
+    }
+    for q in &qset.questions {
+        extra.push((
+            format!("question text of {}", q.qid),
+            q.question.as_bytes().to_vec(),
+        ));
+    }
+    extra.push((
+        "the plant folder's exclude line".into(),
+        plant.exclude_line().into_bytes(),
+    ));
+    let seal_name = a
+        .seal
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    let report = gate::check(&GateInput {
+        qset: &qset,
+        qset_path: a.qset,
+        seal: a.seal.zip(seal_bytes.as_deref()),
+        seal_name: seal_name.as_deref(),
+        corpus: &corpus,
+        extra_corpus: extra,
+        visible_names: vec![("plant folder".into(), a.plant_dir.to_string())],
+        phase: a.phase,
+        allow_contaminated: false,
+    })?;
+    print!("{}", report.table());
+    Ok((report, base, qset_bytes, seal_bytes))
+}
+
+/// `harness gate`.
+pub fn gate_cmd(a: &GateArgs<'_>) -> Result<Exit> {
+    let (report, _, _, _) = run_gate(a)?;
+    let exit = report.exit();
+    match exit {
+        Exit::Ok => println!("gate: pass"),
+        Exit::GatePartial => println!("gate: PARTIAL — an axis is UNCHECKED; this is not a pass"),
+        e => println!("gate: REFUSED ({})", e.meaning()),
+    }
+    Ok(exit)
+}
+
+/// `harness seal`: the gate in phase post, then the manifest; refuses what the gate refuses.
+pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool) -> Result<Exit> {
+    if !force && output.exists() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!("{} exists; pass --force to replace it", output.display()),
+        )
+        .into());
+    }
+    let (report, base, qset_bytes, seal_bytes) = run_gate(a)?;
+    let exit = report.exit();
+    if exit != Exit::Ok {
+        println!("seal: REFUSED ({}); no manifest written", exit.meaning());
+        return Ok(exit);
+    }
+    let mut inputs = vec![Input {
+        role: Role::Qset,
+        path: rel_to_manifest(output, a.qset),
+        sha256: manifest::sha256_hex(&qset_bytes),
+    }];
+    if let (Some(p), Some(b)) = (a.seal, seal_bytes) {
+        inputs.push(Input {
+            role: Role::Seal,
+            path: rel_to_manifest(output, p),
+            sha256: manifest::sha256_hex(&b),
+        });
+    }
+    if let Some(p) = a.protocol {
+        let b = std::fs::read(p).map_err(|e| {
+            Fail::new(
+                Exit::ProtocolMissing,
+                format!("protocol file {}: {e}", p.display()),
+            )
+        })?;
+        inputs.push(Input {
+            role: Role::Protocol,
+            path: rel_to_manifest(output, p),
+            sha256: manifest::sha256_hex(&b),
+        });
+    }
+    let m = Manifest {
+        format: manifest::FORMAT.into(),
+        harness_version: env!("CARGO_PKG_VERSION").into(),
+        created: chrono::Utc::now().to_rfc3339(),
+        scorer: ScorerStamp {
+            fingerprint: scorer::fingerprint(),
+            lexicon_version: scorer::LEXICON_VERSION.into(),
+        },
+        base: BaseStamp {
+            sha: base.commit.clone(),
+            reference: base.reference.clone(),
+            repo: base.workdir.display().to_string(),
+        },
+        inputs,
+    };
+    let mut json = serde_json::to_vec_pretty(&m)?;
+    json.push(b'\n');
+    manifest::write_atomic(output, &json, force)?;
+    println!(
+        "manifest written: {} (base {})",
+        output.display(),
+        &base.commit[..12]
+    );
+    Ok(Exit::Ok)
+}
+
+/// A path as the manifest records it: relative to the manifest's folder when both are local,
+/// so a manifest and its inputs can move together.
+fn rel_to_manifest(manifest_path: &Path, input: &Path) -> String {
+    let abs = |p: &Path| std::path::absolute(p).ok();
+    let (Some(m), Some(i)) = (abs(manifest_path), abs(input)) else {
+        return input.display().to_string();
+    };
+    let mdir = m.parent().unwrap_or(Path::new("/"));
+    let mc: Vec<_> = mdir.components().collect();
+    let ic: Vec<_> = i.components().collect();
+    let common = mc.iter().zip(ic.iter()).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return i.display().to_string();
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..mc.len() {
+        rel.push("..");
+    }
+    for c in &ic[common..] {
+        rel.push(c);
+    }
+    rel.display().to_string()
+}
+
+/// Options of `harness verify`.
+pub struct VerifyArgs<'a> {
+    /// The manifest.
+    pub manifest: &'a Path,
+    /// Explicit files to compare instead of the recorded paths.
+    pub qset: Option<&'a Path>,
+    /// The seal.
+    pub seal: Option<&'a Path>,
+    /// The protocol.
+    pub protocol: Option<&'a Path>,
+    /// The repository whose base to check.
+    pub repo: Option<&'a Path>,
+    /// A different scorer is reported, not a mismatch.
+    pub allow_scorer_change: bool,
+}
+
+/// `harness verify`: every hash recomputed, by content; exit 10 on any mismatch.
+pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
+    let m = manifest::load(a.manifest)?;
+    let mut checks = vec![
+        manifest::check_file(&m, Role::Qset, a.qset, a.manifest),
+        manifest::check_file(&m, Role::Seal, a.seal, a.manifest),
+        manifest::check_file(&m, Role::Protocol, a.protocol, a.manifest),
+    ];
+    // The base: the embedded demo is rebuilt; a repository is asked what its sealed ref (or the
+    // sealed sha itself) resolves to now.
+    let base_check = if m.base.repo == demo::EMBEDDED_REPO && a.repo.is_none() {
+        let d = demo::demo()?;
+        let dir = tempfile::tempdir()?;
+        let sha = d.build_repo(dir.path())?;
+        manifest::check_base(&m, &sha)
+    } else {
+        let repo = a
+            .repo
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from(&m.base.repo));
+        match resolve_base(Some(&repo), m.base.reference.as_deref(), None) {
+            Ok(b) if m.base.reference.is_some() => manifest::check_base(&m, &b.commit),
+            _ => match resolve_base(Some(&repo), None, Some(&m.base.sha)) {
+                Ok(b) => manifest::check_base(&m, &b.commit),
+                Err(e) => manifest::Check {
+                    what: "base".into(),
+                    status: manifest::Status::Missing,
+                    detail: format!(
+                        "sealed {} not found in {}: {}",
+                        m.base.sha.get(..12).unwrap_or(""),
+                        repo.display(),
+                        clean_line(&e.to_string(), 160)
+                    ),
+                },
+            },
+        }
+    };
+    checks.push(base_check);
+    let mut sc = manifest::check_scorer(&m);
+    if sc.status == manifest::Status::Mismatch && a.allow_scorer_change {
+        sc.detail.push_str(" (allowed by --allow-scorer-change)");
+        sc.status = manifest::Status::Match;
+        println!("note: the scorer differs from the sealed one; verdicts may move (harness rescore shows which)");
+    }
+    checks.push(sc);
+    let mut bad = 0;
+    for c in &checks {
+        if c.status != manifest::Status::Match {
+            bad += 1;
+        }
+        println!("{:<9} {:<9} {}", c.what, c.status.as_str(), c.detail);
+    }
+    if bad > 0 {
+        println!("verify: {bad} MISMATCH/MISSING — the inputs are not the ones sealed");
+        return Ok(Exit::ManifestMismatch);
+    }
+    println!("verify: every input matches the manifest");
+    Ok(Exit::Ok)
+}
+
+/// `harness doctor`: what a round needs and whether it is there.
+pub fn doctor() -> Result<Exit> {
+    let mut lines: Vec<(String, String)> = Vec::new();
+    lines.push(("harness".into(), crate::version_line().into()));
+    let (maj, min, rev) = git2::Version::get().libgit2_version();
+    lines.push(("libgit2".into(), format!("{maj}.{min}.{rev}")));
+    let path = std::env::var_os("PATH");
+    for agent in ["claude", "codex", "gemini", "git"] {
+        let found = runners::resolve_program(std::ffi::OsStr::new(agent), path.as_deref());
+        lines.push((
+            format!("agent {agent}"),
+            match found {
+                Some(p) => format!("found: {}", p.display()),
+                None => "not on PATH".into(),
+            },
+        ));
+    }
+    let tmp = std::env::temp_dir();
+    let writable = tempfile::tempdir_in(&tmp).is_ok();
+    lines.push((
+        "temp root".into(),
+        format!(
+            "{} {}",
+            tmp.display(),
+            if writable { "writable" } else { "NOT writable" }
+        ),
+    ));
+    lines.push(("free disk (temp)".into(), free_disk(&tmp)));
+    let caps = runners::sandbox_probe();
+    lines.push((
+        "landlock".into(),
+        match (caps.landlock_abi, &caps.landlock_error) {
+            (Some(abi), _) => format!("available, ABI {abi}"),
+            (None, Some(e)) => format!("UNAVAILABLE ({})", clean_line(e, 120)),
+            (None, None) => "UNAVAILABLE".into(),
+        },
+    ));
+    lines.push(("user namespaces".into(), yes_no(caps.userns)));
+    lines.push(("pid namespace".into(), yes_no(caps.pidns)));
+    lines.push(("fresh /proc".into(), yes_no(caps.mount_proc)));
+    for e in &caps.namespace_errors {
+        lines.push(("  namespace error".into(), clean_line(e, 160)));
+    }
+    let missing = caps.missing_for_full();
+    lines.push((
+        "--sandbox full".into(),
+        if missing.is_empty() {
+            "possible".into()
+        } else {
+            format!("REFUSED here: missing {}", missing.join(", "))
+        },
+    ));
+    for (k, v) in &lines {
+        println!("{k:<18} {v}");
+    }
+    Ok(Exit::Ok)
+}
+
+fn yes_no(b: bool) -> String {
+    if b {
+        "yes".into()
+    } else {
+        "NO".into()
+    }
+}
+
+fn free_disk(p: &Path) -> String {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = CString::new(p.as_os_str().as_bytes()) else {
+        return "unknown".into();
+    };
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is a valid NUL-terminated path and `s` a properly sized out-parameter.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
+        return format!("unknown ({})", std::io::Error::last_os_error());
+    }
+    let bytes = s.f_bavail as u128 * s.f_frsize as u128;
+    format!("{:.1} GiB", bytes as f64 / (1u128 << 30) as f64)
+}
+
+/// The hidden `__agent` subcommand: a built-in baseline agent answering in the current folder.
+pub fn agent_cmd(name: &str, prompt: Option<&str>) -> Result<Exit> {
+    let kind = runners::BaselineKind::from_name(name).ok_or_else(|| {
+        Fail::new(
+            Exit::Usage,
+            format!("unknown built-in agent '{}'", clean_line(name, 40)),
+        )
+    })?;
+    let prompt = match prompt {
+        Some(p) => p.to_string(),
+        None => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("reading the prompt from stdin")?;
+            s
+        }
+    };
+    let cwd = std::env::current_dir()?;
+    let answer = runners::baseline::answer(&cwd, &prompt, kind.respects_ignore());
+    println!("{answer}");
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,100 @@
+//! `harness.toml`: per-agent command overrides (`[agents.NAME] command = "…"`), looked up in the
+//! repository root, then in the user's config folder. Only the command template is read.
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The parsed file. Unknown keys are refused so a typo does not silently do nothing.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Overrides per agent preset name.
+    #[serde(default)]
+    pub agents: BTreeMap<String, AgentOverride>,
+}
+
+/// One preset's override.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentOverride {
+    /// A command template, split with shell-words, with {prompt}, {prompt_file}, {model}, {workdir}.
+    pub command: String,
+}
+
+/// Where a config was found, and what it says.
+pub struct Loaded {
+    /// The file read, if any.
+    pub path: Option<PathBuf>,
+    /// Its content (empty when no file exists).
+    pub config: Config,
+}
+
+/// The candidate files, in lookup order.
+pub fn candidates(repo_root: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(r) = repo_root {
+        out.push(r.join("harness.toml"));
+    }
+    let user_dir = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
+    if let Some(d) = user_dir {
+        out.push(d.join("harness").join("harness.toml"));
+    }
+    out
+}
+
+/// Reads the first config that exists. A config that exists but does not parse is an error
+/// naming the file and line, never silently ignored.
+pub fn load(repo_root: Option<&Path>) -> Result<Loaded> {
+    for p in candidates(repo_root) {
+        if p.is_file() {
+            let text =
+                std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+            let config: Config = toml::from_str(&text).map_err(|e| {
+                let line = e
+                    .span()
+                    .map(|s| text[..s.start].lines().count().max(1))
+                    .unwrap_or(0);
+                crate::exit::Fail::new(
+                    crate::exit::Exit::Usage,
+                    format!("{}:{line}: {}", p.display(), e.message()),
+                )
+            })?;
+            return Ok(Loaded {
+                path: Some(p),
+                config,
+            });
+        }
+    }
+    Ok(Loaded {
+        path: None,
+        config: Config::default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repo_config_overrides_and_typos_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("harness.toml"),
+            "[agents.claude]\ncommand = \"claude -p {prompt}\"\n",
+        )
+        .unwrap();
+        let l = load(Some(dir.path())).unwrap();
+        assert_eq!(l.config.agents["claude"].command, "claude -p {prompt}");
+        std::fs::write(
+            dir.path().join("harness.toml"),
+            "[agents.claude]\ncomand = \"x\"\n",
+        )
+        .unwrap();
+        let err = load(Some(dir.path())).err().unwrap();
+        assert!(err.to_string().contains("harness.toml:"), "{err}");
+    }
+}

@@ -1,0 +1,409 @@
+//! The start gate (DESIGN §6): no round starts on a qset an agent could answer from what it
+//! sees, on a seal that cannot carry its answers, or with a visible name that tells an agent its
+//! assignment. `run` calls this itself; no flag says "the gate already passed".
+
+use crate::exit::Exit;
+use crate::nameleak;
+use crate::text::clean_line;
+use anyhow::Result;
+use runners::{Corpus, NeedleSet};
+use scorer::{Kind, Qset};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// At most this many paths are listed per contaminated row.
+const PATHS_SHOWN: usize = 3;
+
+/// When the gate runs: before the seal exists (CTRL-only eligibility) or after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// No seal yet: the ledger axis is UNCHECKED.
+    Pre,
+    /// Every axis.
+    Post,
+}
+
+/// An axis' outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Checked and clean.
+    #[serde(rename = "pass")]
+    Pass,
+    /// Checked and refused.
+    #[serde(rename = "FAIL")]
+    Fail,
+    /// Not checked in this phase: partial, not a pass.
+    #[serde(rename = "UNCHECKED")]
+    Unchecked,
+    /// Refused, but the user overrode it; recorded and watermarked.
+    #[serde(rename = "OVERRIDDEN")]
+    Overridden,
+    /// Informational: seen, not blocking (conflict `general` values in the corpus).
+    #[serde(rename = "reported")]
+    Reported,
+}
+
+impl Status {
+    /// As printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "FAIL",
+            Status::Unchecked => "UNCHECKED",
+            Status::Overridden => "OVERRIDDEN",
+            Status::Reported => "reported",
+        }
+    }
+}
+
+/// One axis of the gate: name, status and detail lines (qids and paths, never a token).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Axis {
+    /// `contamination`, `general-values`, `self-containment`, `ledger`, `name-leak`.
+    pub name: String,
+    /// Outcome.
+    pub status: Status,
+    /// What was seen.
+    pub detail: Vec<String>,
+    /// The exit code this axis ends a refused gate with.
+    #[serde(skip)]
+    pub exit: Option<Exit>,
+}
+
+/// Everything the gate looks at.
+pub struct GateInput<'a> {
+    /// The parsed qset.
+    pub qset: &'a Qset,
+    /// The qset file (for self-containment).
+    pub qset_path: &'a Path,
+    /// The seal file and its bytes, when there is one.
+    pub seal: Option<(&'a Path, &'a [u8])>,
+    /// The planted name of the seal (its file name) — an agent sees it.
+    pub seal_name: Option<&'a str>,
+    /// The corpus every checkout will hold.
+    pub corpus: &'a Corpus,
+    /// Text placed before the agent besides the tree and the seal: protocol text, question
+    /// texts, the plant folder's exclude line. Searched like the tree.
+    pub extra_corpus: Vec<(String, Vec<u8>)>,
+    /// Other names an agent can see (plant folder, out-dir name), with what they are.
+    pub visible_names: Vec<(String, String)>,
+    /// pre or post.
+    pub phase: Phase,
+    /// `--allow-contaminated`.
+    pub allow_contaminated: bool,
+}
+
+/// The gate's outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GateReport {
+    /// pre or post.
+    pub phase: Phase,
+    /// Every axis, in order.
+    pub axes: Vec<Axis>,
+    /// The contamination axis was refused and overridden: every number is watermarked.
+    pub contaminated: bool,
+}
+
+impl GateReport {
+    /// The exit the gate ends with: the first refused axis' code, else partial (3) when an axis
+    /// is UNCHECKED, else OK.
+    pub fn exit(&self) -> Exit {
+        if let Some(a) = self.axes.iter().find(|a| a.status == Status::Fail) {
+            return a.exit.unwrap_or(Exit::GateRefused);
+        }
+        if self.axes.iter().any(|a| a.status == Status::Unchecked) {
+            return Exit::GatePartial;
+        }
+        Exit::Ok
+    }
+
+    /// The table `harness gate` prints: axis, status, detail.
+    pub fn table(&self) -> String {
+        let mut out = format!("{:<17} {:<10} detail\n", "axis", "status");
+        for a in &self.axes {
+            let mut first = true;
+            let lines: Vec<&String> = a.detail.iter().collect();
+            if lines.is_empty() {
+                out.push_str(&format!("{:<17} {:<10}\n", a.name, a.status.as_str()));
+            }
+            for d in lines {
+                if first {
+                    out.push_str(&format!("{:<17} {:<10} {}\n", a.name, a.status.as_str(), d));
+                    first = false;
+                } else {
+                    out.push_str(&format!("{:<17} {:<10} {}\n", "", "", d));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn shown_paths(paths: &[String]) -> String {
+    let mut s: Vec<String> = paths
+        .iter()
+        .take(PATHS_SHOWN)
+        .map(|p| clean_line(p, 120))
+        .collect();
+    if paths.len() > PATHS_SHOWN {
+        s.push(format!("and {} more", paths.len() - PATHS_SHOWN));
+    }
+    s.join(", ")
+}
+
+fn contains_ci(hay: &[u8], needle: &str) -> bool {
+    let hay = String::from_utf8_lossy(hay).to_lowercase();
+    hay.contains(&needle.to_lowercase())
+}
+
+/// Runs every axis. An `Err` means the gate could not look (a search error, an unreadable
+/// file): the caller ends with exit 8, never with "0 hits".
+pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
+    let q = &input.qset.questions;
+    let mut axes = Vec::new();
+
+    // Contamination: every token of every kind, plus conflict `general` values (reported), in
+    // one pass over the tree for all of them.
+    let mut needles: Vec<&str> = q.iter().map(|x| x.token.as_str()).collect();
+    let generals: Vec<(usize, &str)> = q
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.kind == Kind::Conflict)
+        .filter_map(|(i, x)| x.general.as_deref().map(|g| (i, g)))
+        .collect();
+    needles.extend(generals.iter().map(|(_, g)| *g));
+    let set = NeedleSet::new(&needles).map_err(|e| {
+        crate::exit::Fail::new(
+            Exit::GateRefused,
+            format!("contamination search could not start: {e}"),
+        )
+    })?;
+    let report = runners::search_needles(input.corpus, &set).map_err(|e| {
+        crate::exit::Fail::new(
+            Exit::GateRefused,
+            format!("contamination search failed; that is not \"0 hits\": {e}"),
+        )
+    })?;
+    let mut extra_hits: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
+    for (name, bytes) in &input.extra_corpus {
+        for i in set.find_in(bytes) {
+            extra_hits[i].push(name.clone());
+        }
+    }
+    let mut contaminated_rows = Vec::new();
+    for (i, x) in q.iter().enumerate() {
+        let mut paths = report.hits[i].clone();
+        paths.extend(extra_hits[i].iter().cloned());
+        if !paths.is_empty() {
+            contaminated_rows.push(format!(
+                "{} ({}): token found in {} place(s): {}",
+                x.qid,
+                x.kind,
+                paths.len(),
+                shown_paths(&paths)
+            ));
+        }
+    }
+    let mut detail = contaminated_rows.clone();
+    if detail.is_empty() {
+        detail.push(format!(
+            "{} tokens absent from {} searched entries at base {}{}",
+            q.len(),
+            report.searched,
+            &input.corpus.base.commit[..12.min(input.corpus.base.commit.len())],
+            if input.extra_corpus.is_empty() {
+                String::new()
+            } else {
+                format!(" and {} prompt texts", input.extra_corpus.len())
+            }
+        ));
+    }
+    if !report.not_searched.is_empty() {
+        detail.push(format!(
+            "not searched (submodules, not followed): {}",
+            shown_paths(&report.not_searched)
+        ));
+    }
+    let status = if contaminated_rows.is_empty() {
+        Status::Pass
+    } else if input.allow_contaminated {
+        detail.push(
+            "overridden with --allow-contaminated: every number of this round carries CONTAMINATED"
+                .into(),
+        );
+        Status::Overridden
+    } else {
+        Status::Fail
+    };
+    let contaminated = status == Status::Overridden;
+    axes.push(Axis {
+        name: "contamination".into(),
+        status,
+        detail,
+        exit: Some(Exit::Contaminated),
+    });
+
+    if !generals.is_empty() {
+        let base = q.len();
+        let mut detail = Vec::new();
+        for (j, (i, _)) in generals.iter().enumerate() {
+            let mut paths = report.hits[base + j].clone();
+            paths.extend(extra_hits[base + j].iter().cloned());
+            detail.push(if paths.is_empty() {
+                format!(
+                    "{}: general value not in the corpus (a repo-only reader cannot give it)",
+                    q[*i].qid
+                )
+            } else {
+                format!("{}: general value in {}", q[*i].qid, shown_paths(&paths))
+            });
+        }
+        axes.push(Axis {
+            name: "general-values".into(),
+            status: Status::Reported,
+            detail,
+            exit: None,
+        });
+    }
+
+    // Self-containment: the qset and the seal must not be part of the tree at base.
+    let mut files: Vec<&Path> = vec![input.qset_path];
+    if let Some((p, _)) = input.seal {
+        files.push(p);
+    }
+    let tracked = runners::tracked_at_base(input.corpus, &files).map_err(|e| {
+        crate::exit::Fail::new(
+            Exit::GateRefused,
+            format!("self-containment check failed: {e}"),
+        )
+    })?;
+    let mut detail = Vec::new();
+    for t in &tracked {
+        if t.is_tracked() {
+            let mut places: Vec<String> = t.by_path.iter().cloned().collect();
+            places.extend(t.by_content.iter().cloned());
+            places.dedup();
+            detail.push(format!(
+                "{} is tracked at base as {}",
+                t.file.display(),
+                shown_paths(&places)
+            ));
+        }
+    }
+    let status = if detail.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    if detail.is_empty() {
+        detail.push("qset and seal are not part of the tree at base".into());
+    }
+    axes.push(Axis {
+        name: "self-containment".into(),
+        status,
+        detail,
+        exit: Some(Exit::Contaminated),
+    });
+
+    // Ledger: what the seal must carry and must not.
+    match (input.phase, input.seal) {
+        (Phase::Pre, _) => axes.push(Axis {
+            name: "ledger".into(),
+            status: Status::Unchecked,
+            detail: vec![
+                "phase pre: no seal yet; partial, not a pass (accepted only with --arms CTRL)"
+                    .into(),
+            ],
+            exit: None,
+        }),
+        (Phase::Post, None) => axes.push(Axis {
+            name: "ledger".into(),
+            status: Status::Fail,
+            detail: vec!["phase post needs --seal".into()],
+            exit: Some(Exit::Usage),
+        }),
+        (Phase::Post, Some((_, seal))) => {
+            let mut detail = Vec::new();
+            for x in q {
+                let has = |s: &str| memfind(seal, s.as_bytes());
+                match x.kind {
+                    Kind::Positive if !has(&x.token) => detail.push(format!(
+                        "{}: positive token not in the seal; the carrier cannot carry it",
+                        x.qid
+                    )),
+                    Kind::Conflict if !has(&x.token) => {
+                        detail.push(format!("{}: planted conflict value not in the seal", x.qid))
+                    }
+                    Kind::Negative if contains_ci(seal, &x.token) => detail.push(format!(
+                        "{}: negative token is in the seal; it is not a negative",
+                        x.qid
+                    )),
+                    _ => {}
+                }
+                if x.kind == Kind::Conflict {
+                    if let Some(g) = &x.general {
+                        if contains_ci(seal, g) {
+                            detail.push(format!(
+                                "{}: general value is in the seal; the conflict does not separate",
+                                x.qid
+                            ));
+                        }
+                    }
+                }
+            }
+            let status = if detail.is_empty() {
+                Status::Pass
+            } else {
+                Status::Fail
+            };
+            if detail.is_empty() {
+                detail.push(format!("seal carries every positive and planted value and no negative or general value ({} rows)", q.len()));
+            }
+            axes.push(Axis {
+                name: "ledger".into(),
+                status,
+                detail,
+                exit: Some(Exit::GateRefused),
+            });
+        }
+    }
+
+    // Name leak: everything an agent sees by name.
+    let qids: Vec<&str> = q.iter().map(|x| x.qid.as_str()).collect();
+    let mut leaks = Vec::new();
+    if let Some(n) = input.seal_name {
+        leaks.extend(nameleak::check_name("seal name", n, &qids));
+    }
+    for (what, name) in &input.visible_names {
+        leaks.extend(nameleak::check_name(what, name, &qids));
+    }
+    let status = if leaks.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    let mut detail: Vec<String> = leaks.iter().map(|l| l.to_string()).collect();
+    if detail.is_empty() {
+        detail.push(format!(
+            "{} visible names checked",
+            input.visible_names.len() + input.seal_name.is_some() as usize
+        ));
+    }
+    axes.push(Axis {
+        name: "name-leak".into(),
+        status,
+        detail,
+        exit: Some(Exit::NameLeak),
+    });
+
+    Ok(GateReport {
+        phase: input.phase,
+        axes,
+        contaminated,
+    })
+}
+
+fn memfind(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}

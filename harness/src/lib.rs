@@ -1,0 +1,44 @@
+//! `harness`: measures context continuity of coding agents. The library holds the commands'
+//! logic (gates, manifests, rounds, rescoring, self-test); `main.rs` and `cli.rs` hold the
+//! command line.
+
+pub mod commands;
+pub mod config;
+pub mod demo;
+pub mod exit;
+pub mod finish;
+pub mod gate;
+pub mod manifest;
+pub mod nameleak;
+pub mod progress;
+pub mod record;
+pub mod rescore;
+pub mod round;
+pub mod sandbox;
+pub mod selftest;
+pub mod text;
+
+/// The version line `--version` prints: the harness version and the scorer it carries, because
+/// a verdict is only reproducible with the same lexicon.
+pub fn version_line() -> &'static str {
+    static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LINE.get_or_init(|| {
+        format!(
+            "{} (scorer lexicon {}, fingerprint {})",
+            env!("CARGO_PKG_VERSION"),
+            scorer::LEXICON_VERSION,
+            scorer::fingerprint()
+        )
+    })
+}
+
+/// The long help's tail: the exit-code table, defined once in [`exit::Exit`].
+pub fn long_after_help() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        format!(
+            "Start here:\n  harness run                     the shipped demo round (no network, no API keys)\n  harness run --demo discover     the same without --deliver: is the seal discoverable?\n  harness self-test               the scorer's lanes and the instrument lanes\n\n{}",
+            exit::Exit::table()
+        )
+    })
+}

@@ -1,0 +1,400 @@
+//! Pre-registration (DESIGN §6.5): the manifest records, before a round, the sha256 of the qset,
+//! seal and protocol, the base and the scorer fingerprint. A round or `verify` compares by
+//! content, never by path: the seed once sealed round 1's questions and ran round 2's, and a
+//! path comparison passed it.
+
+use crate::exit::{Exit, Fail};
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The manifest format this build writes and reads.
+pub const FORMAT: &str = "harness-manifest/1";
+
+/// What a manifest records. Written by `harness seal`, read by `verify` and `run --manifest`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Manifest {
+    /// Format version; a manifest of another format is refused.
+    pub format: String,
+    /// The harness version that wrote it.
+    pub harness_version: String,
+    /// When it was written (RFC 3339, UTC).
+    pub created: String,
+    /// The scorer that will classify the answers.
+    pub scorer: ScorerStamp,
+    /// The commit the round runs on.
+    pub base: BaseStamp,
+    /// Each sealed input with its role, path as given and content hash.
+    pub inputs: Vec<Input>,
+}
+
+/// The scorer's identity: a different lexicon classifies differently.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ScorerStamp {
+    /// sha256 over the lexicon patterns.
+    pub fingerprint: String,
+    /// Human-readable lexicon version.
+    pub lexicon_version: String,
+}
+
+/// The pinned base commit.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BaseStamp {
+    /// The full commit sha.
+    pub sha: String,
+    /// The ref it was resolved from, when one was given.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+    /// The repository as given (a path, or `embedded:demo` for the shipped demo).
+    pub repo: String,
+}
+
+/// The role an input plays in a round.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The question set.
+    Qset,
+    /// The carrier planted in ARM.
+    Seal,
+    /// The typed-answer instructions appended to every prompt.
+    Protocol,
+}
+
+impl Role {
+    /// Lowercase name, as in the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Qset => "qset",
+            Role::Seal => "seal",
+            Role::Protocol => "protocol",
+        }
+    }
+}
+
+/// One sealed file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Input {
+    /// What the file is for.
+    pub role: Role,
+    /// The path as it was given to `seal` (resolved against the manifest's folder, then the cwd).
+    pub path: String,
+    /// sha256 of the content, lowercase hex.
+    pub sha256: String,
+}
+
+impl Manifest {
+    /// The input of a role, if sealed.
+    pub fn input(&self, role: Role) -> Option<&Input> {
+        self.inputs.iter().find(|i| i.role == role)
+    }
+}
+
+/// sha256 of bytes, lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads a manifest. Missing, empty, unparsable or of another format: exit 10, naming the file.
+pub fn load(path: &Path) -> Result<Manifest> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            return Err(Fail::new(
+                Exit::ManifestMismatch,
+                format!("manifest {}: cannot read it: {e}", path.display()),
+            )
+            .into())
+        }
+    };
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "manifest {}: it is empty; nothing can be compared",
+                path.display()
+            ),
+        )
+        .into());
+    }
+    let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
+        Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "manifest {}: not a manifest (line {}, column {}): {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            ),
+        )
+    })?;
+    if m.format != FORMAT {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "manifest {}: format '{}' is not '{FORMAT}'",
+                path.display(),
+                crate::text::clean_line(&m.format, 40)
+            ),
+        )
+        .into());
+    }
+    Ok(m)
+}
+
+/// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a file that
+/// exists is whole. Refuses to replace an existing file unless `force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    if !force && path.exists() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!("{} exists; pass --force to replace it", path.display()),
+        )
+        .into());
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temp file in {}", dir.display()))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)
+        .with_context(|| format!("renaming into {}", path.display()))?;
+    Ok(())
+}
+
+/// Where a manifest's recorded path points: the manifest's folder first, then the cwd.
+pub fn resolve_input_path(manifest_path: &Path, recorded: &str) -> Option<PathBuf> {
+    let rec = Path::new(recorded);
+    if rec.is_absolute() {
+        return rec.exists().then(|| rec.to_path_buf());
+    }
+    let dir = manifest_path.parent().unwrap_or(Path::new(""));
+    let beside = dir.join(rec);
+    if beside.exists() {
+        return Some(beside);
+    }
+    rec.exists().then(|| rec.to_path_buf())
+}
+
+/// The outcome of comparing one thing with the manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Status {
+    /// Same content (or same sha, fingerprint).
+    #[serde(rename = "match")]
+    Match,
+    /// Different content.
+    #[serde(rename = "MISMATCH")]
+    Mismatch,
+    /// The file, or the manifest's entry, is not there.
+    #[serde(rename = "MISSING")]
+    Missing,
+}
+
+impl Status {
+    /// As printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Match => "match",
+            Status::Mismatch => "MISMATCH",
+            Status::Missing => "MISSING",
+        }
+    }
+}
+
+/// One line of a comparison: what, status, detail.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    /// `qset`, `seal`, `protocol`, `base`, `scorer`.
+    pub what: String,
+    /// The outcome.
+    pub status: Status,
+    /// Paths and shortened hashes; never file content.
+    pub detail: String,
+}
+
+/// Compares a file's content with the manifest's entry for `role`.
+pub fn check_file(
+    manifest: &Manifest,
+    role: Role,
+    actual: Option<&Path>,
+    manifest_path: &Path,
+) -> Check {
+    let entry = manifest.input(role);
+    let path = match (actual, entry) {
+        (Some(p), _) => Some(p.to_path_buf()),
+        (None, Some(e)) => resolve_input_path(manifest_path, &e.path),
+        (None, None) => None,
+    };
+    match (entry, path) {
+        (None, None) => Check {
+            what: role.as_str().into(),
+            status: Status::Match,
+            detail: "not sealed and not given".into(),
+        },
+        (None, Some(p)) => Check {
+            what: role.as_str().into(),
+            status: Status::Missing,
+            detail: format!(
+                "{} is given but the manifest seals no {}",
+                p.display(),
+                role.as_str()
+            ),
+        },
+        (Some(e), None) => Check {
+            what: role.as_str().into(),
+            status: Status::Missing,
+            detail: format!(
+                "sealed as {} but no such file",
+                crate::text::clean_line(&e.path, 120)
+            ),
+        },
+        (Some(e), Some(p)) => match fs::read(&p) {
+            Err(err) => Check {
+                what: role.as_str().into(),
+                status: Status::Missing,
+                detail: format!("{}: cannot read: {err}", p.display()),
+            },
+            Ok(bytes) => {
+                let now = sha256_hex(&bytes);
+                if now == e.sha256 {
+                    Check {
+                        what: role.as_str().into(),
+                        status: Status::Match,
+                        detail: format!("{} sha256 {}", p.display(), &now[..12]),
+                    }
+                } else {
+                    Check {
+                        what: role.as_str().into(),
+                        status: Status::Mismatch,
+                        detail: format!(
+                            "{}: sealed {} now {}",
+                            p.display(),
+                            &e.sha256.get(..12).unwrap_or(&e.sha256),
+                            &now[..12]
+                        ),
+                    }
+                }
+            }
+        },
+    }
+}
+
+/// Compares bytes already in hand (the embedded demo) with the manifest's entry.
+pub fn check_bytes(manifest: &Manifest, role: Role, bytes: Option<&[u8]>, shown: &str) -> Check {
+    let what = role.as_str().to_string();
+    match (manifest.input(role), bytes) {
+        (None, None) => Check {
+            what,
+            status: Status::Match,
+            detail: "not sealed and not given".into(),
+        },
+        (None, Some(_)) => Check {
+            what,
+            status: Status::Missing,
+            detail: format!("{shown} is given but not sealed"),
+        },
+        (Some(_), None) => Check {
+            what,
+            status: Status::Missing,
+            detail: "sealed but not given".into(),
+        },
+        (Some(e), Some(b)) => {
+            let now = sha256_hex(b);
+            let status = if now == e.sha256 {
+                Status::Match
+            } else {
+                Status::Mismatch
+            };
+            Check {
+                what,
+                status,
+                detail: format!("{shown} sha256 {}", &now[..12]),
+            }
+        }
+    }
+}
+
+/// Compares the scorer this binary carries with the manifest's.
+pub fn check_scorer(manifest: &Manifest) -> Check {
+    let now = scorer::fingerprint();
+    let status = if manifest.scorer.fingerprint == now {
+        Status::Match
+    } else {
+        Status::Mismatch
+    };
+    Check {
+        what: "scorer".into(),
+        status,
+        detail: format!(
+            "sealed {} ({}), this build {} ({})",
+            manifest
+                .scorer
+                .fingerprint
+                .get(..12)
+                .unwrap_or(&manifest.scorer.fingerprint),
+            crate::text::clean_line(&manifest.scorer.lexicon_version, 40),
+            &now[..12.min(now.len())],
+            scorer::LEXICON_VERSION
+        ),
+    }
+}
+
+/// Compares a resolved base sha with the manifest's.
+pub fn check_base(manifest: &Manifest, sha: &str) -> Check {
+    let status = if manifest.base.sha == sha {
+        Status::Match
+    } else {
+        Status::Mismatch
+    };
+    Check {
+        what: "base".into(),
+        status,
+        detail: format!(
+            "sealed {} now {}",
+            manifest.base.sha.get(..12).unwrap_or(&manifest.base.sha),
+            sha.get(..12).unwrap_or(sha)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_of_known_input() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn empty_and_missing_manifests_are_exit_10() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.json");
+        let e = load(&p).unwrap_err();
+        assert_eq!(crate::exit::exit_of(&e), Exit::ManifestMismatch);
+        fs::write(&p, "  \n").unwrap();
+        let e = load(&p).unwrap_err();
+        assert_eq!(crate::exit::exit_of(&e), Exit::ManifestMismatch);
+    }
+
+    #[test]
+    fn atomic_write_refuses_to_overwrite_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.json");
+        write_atomic(&p, b"one", false).unwrap();
+        assert!(write_atomic(&p, b"two", false).is_err());
+        write_atomic(&p, b"two", true).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+    }
+}

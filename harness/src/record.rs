@@ -1,0 +1,343 @@
+//! The round record (`round.json`) and the per-dispatch records (`<label>_r<n>.json`): what a
+//! round ran with, so `rescore`, `report` and `--resume` can trust it. No label mapping in it.
+
+use crate::gate::Axis;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The round record's format.
+pub const ROUND_FORMAT: &str = "harness-round/1";
+
+/// Where a round's phase stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoundStatus {
+    /// Dispatching.
+    Running,
+    /// Stopped by Ctrl-C; `--resume` finishes it.
+    Interrupted,
+    /// Scored and marked.
+    Done,
+}
+
+/// One sealed or used input.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct InputRecord {
+    /// qset, seal, protocol.
+    pub role: String,
+    /// The path as given.
+    pub path: String,
+    /// sha256 of the content.
+    pub sha256: String,
+}
+
+/// The manifest comparison of this round.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ManifestRecord {
+    /// `match` or `UNVERIFIED` (a mismatch never starts a round).
+    pub status: String,
+    /// The manifest file, when given.
+    pub path: Option<String>,
+    /// One line per compared thing.
+    pub checks: Vec<String>,
+}
+
+/// The base commit of the round.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BaseRecord {
+    /// The repository (or `embedded:demo`).
+    pub repo: String,
+    /// The commit sha.
+    pub sha: String,
+    /// The ref given, if any.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+    /// The user's working tree had uncommitted changes (the round used the commit).
+    pub dirty: bool,
+}
+
+/// Per-status dispatch counts.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Counts {
+    /// Dispatches planned: questions × arms × reps.
+    pub planned: usize,
+    /// Answer files present (`<label>_r<digits>.txt`).
+    pub answered: usize,
+    /// `.err` files present: checkout, start, timeout, kill, structured error.
+    pub failed: usize,
+}
+
+/// `round.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// Format version.
+    pub format: String,
+    /// The harness that ran the round.
+    pub harness_version: String,
+    /// The scorer that scored it.
+    pub scorer_fingerprint: String,
+    /// Its lexicon version.
+    pub lexicon_version: String,
+    /// `deliver` or `discover` for the shipped demo.
+    pub demo: Option<String>,
+    /// qset, seal and protocol with hashes.
+    pub inputs: Vec<InputRecord>,
+    /// The seal's planted name.
+    pub seal_name: Option<String>,
+    /// Manifest status.
+    pub manifest: ManifestRecord,
+    /// The base.
+    pub base: BaseRecord,
+    /// The agent spec as given.
+    pub agent: String,
+    /// The model, if given.
+    pub model: Option<String>,
+    /// Repetitions.
+    pub reps: u32,
+    /// ARM, CTRL or both.
+    pub arms: String,
+    /// Whether ARM's prompt named the seal.
+    pub deliver: bool,
+    /// Where the seal is planted in a checkout.
+    pub plant_path: String,
+    /// Parallel dispatches.
+    pub jobs: usize,
+    /// Per-dispatch timeout.
+    pub timeout_secs: u64,
+    /// Infrastructure retries allowed.
+    pub retries: u32,
+    /// `--pass-env` names.
+    pub pass_env: Vec<String>,
+    /// Names (never values) of the variables an agent received.
+    pub env_names: Vec<String>,
+    /// `--allow-contaminated` was given.
+    pub contamination_override: bool,
+    /// The contamination axis was refused and overridden: every number is watermarked.
+    pub contaminated: bool,
+    /// The start gate's axes.
+    pub gate: Vec<Axis>,
+    /// The isolation level agents ran under.
+    pub isolation: String,
+    /// Start time (RFC 3339).
+    pub started: String,
+    /// End time, when finished.
+    pub finished: Option<String>,
+    /// Phase.
+    pub status: RoundStatus,
+    /// Dispatch counts.
+    pub counts: Counts,
+}
+
+impl RoundRecord {
+    /// The input of a role.
+    pub fn input(&self, role: &str) -> Option<&InputRecord> {
+        self.inputs.iter().find(|i| i.role == role)
+    }
+
+    /// What differs from an earlier record in the things `--resume` must keep equal.
+    pub fn resume_differences(&self, old: &RoundRecord) -> Vec<String> {
+        let mut d = Vec::new();
+        let hashes = |r: &RoundRecord| {
+            let mut v: Vec<(String, String)> = r
+                .inputs
+                .iter()
+                .map(|i| (i.role.clone(), i.sha256.clone()))
+                .collect();
+            v.sort();
+            v
+        };
+        if hashes(self) != hashes(old) {
+            d.push("input hashes differ".into());
+        }
+        if self.base.sha != old.base.sha {
+            d.push("base differs".into());
+        }
+        if self.agent != old.agent {
+            d.push("agent differs".into());
+        }
+        if self.model != old.model {
+            d.push("model differs".into());
+        }
+        if self.reps != old.reps {
+            d.push("reps differ".into());
+        }
+        if self.arms != old.arms {
+            d.push("arms differ".into());
+        }
+        if self.deliver != old.deliver {
+            d.push("--deliver differs".into());
+        }
+        if self.plant_path != old.plant_path {
+            d.push("plant path differs".into());
+        }
+        if self.scorer_fingerprint != old.scorer_fingerprint {
+            d.push("scorer differs (use harness rescore after the round)".into());
+        }
+        d
+    }
+}
+
+/// Writes `round.json` atomically.
+pub fn save_round(out: &Path, record: &RoundRecord) -> Result<()> {
+    let json = serde_json::to_vec_pretty(record)?;
+    crate::manifest::write_atomic(&out.join("round.json"), &json, true)
+}
+
+/// Reads `round.json`.
+pub fn load_round(out: &Path) -> Result<RoundRecord> {
+    let p = out.join("round.json");
+    let bytes = std::fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        crate::exit::Fail::new(
+            crate::exit::Exit::Usage,
+            format!("{}:{}: not a round record: {e}", p.display(), e.line()),
+        )
+        .into()
+    })
+}
+
+/// How a dispatch ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DispatchStatus {
+    /// Not finished (the record of a dispatch that never got far).
+    Pending,
+    /// The answer file was written.
+    Answered,
+    /// Checkout, start, timeout, kill or structured error: a `.err` file says why.
+    Failed,
+    /// Stopped by Ctrl-C.
+    Cancelled,
+}
+
+/// `<label>_r<n>.json`: one dispatch's facts, never its qid or arm.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DispatchRecord {
+    /// `<label>_r<n>`.
+    pub stem: String,
+    /// How it ended.
+    pub status: DispatchStatus,
+    /// Why it failed, when it did.
+    pub reason: Option<String>,
+    /// Exit code of the agent, when it exited.
+    pub exit_code: Option<i32>,
+    /// Signal that ended it, when killed.
+    pub signal: Option<i32>,
+    /// The timeout fired.
+    pub timed_out: bool,
+    /// Wall time in seconds.
+    pub duration_secs: f64,
+    /// Start (ms since the epoch).
+    pub started_unix_ms: u64,
+    /// End (ms since the epoch).
+    pub ended_unix_ms: u64,
+    /// Names of the variables the agent received.
+    pub env_names: Vec<String>,
+    /// Earlier attempts that failed for infrastructure reasons.
+    pub retries: Vec<String>,
+    /// The checkout's verification record.
+    pub treediff: Option<serde_json::Value>,
+    /// The isolation level the sandbox wrapper reported for this dispatch.
+    pub isolation: Option<String>,
+}
+
+impl DispatchRecord {
+    /// A pending record.
+    pub fn new(stem: &str) -> Self {
+        DispatchRecord {
+            stem: stem.into(),
+            status: DispatchStatus::Pending,
+            reason: None,
+            exit_code: None,
+            signal: None,
+            timed_out: false,
+            duration_secs: 0.0,
+            started_unix_ms: 0,
+            ended_unix_ms: 0,
+            env_names: Vec::new(),
+            retries: Vec::new(),
+            treediff: None,
+            isolation: None,
+        }
+    }
+
+    /// Copies what the process runner observed.
+    pub fn fill_from(&mut self, o: &runners::RunOutcome) {
+        self.exit_code = o.exit_code;
+        self.signal = o.signal;
+        self.timed_out = o.timed_out;
+        self.duration_secs = o.duration.as_secs_f64();
+        self.started_unix_ms = o.started_unix_ms;
+        self.ended_unix_ms = o.ended_unix_ms;
+        self.env_names = o.env_names.clone();
+    }
+}
+
+/// Whether a dispatch finished: its answer and its record exist (both are written by rename,
+/// so a file that exists is whole) and the record says answered.
+pub fn dispatch_is_whole(out: &Path, stem: &str) -> bool {
+    if !out.join(format!("{stem}.txt")).is_file() {
+        return false;
+    }
+    match std::fs::read(out.join(format!("{stem}.json"))) {
+        Ok(b) => serde_json::from_slice::<DispatchRecord>(&b)
+            .map(|r| r.status == DispatchStatus::Answered)
+            .unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
+/// Whether a file name is an answer file by the strict pattern `<label>_r<digits>.txt`
+/// (a label is 10 characters of a–z and 2–7). Sidecars (`.prompt`, `.stderr`) never count.
+pub fn is_answer_file(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".txt") else {
+        return false;
+    };
+    let Some((label, rep)) = stem.rsplit_once("_r") else {
+        return false;
+    };
+    label.len() == 10
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b))
+        && !rep.is_empty()
+        && rep.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Counts the answer files and `.err` files in the out-dir.
+pub fn count_dispatches(out: &Path, plan: &[crate::round::Dispatch]) -> Counts {
+    let mut answered = 0;
+    let mut failed = 0;
+    if let Ok(rd) = std::fs::read_dir(out) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if is_answer_file(&name) {
+                answered += 1;
+            } else if name.ends_with(".err") {
+                failed += 1;
+            }
+        }
+    }
+    Counts {
+        planned: plan.len(),
+        answered,
+        failed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_strict_answer_names_count() {
+        assert!(is_answer_file("abcdefgh23_r1.txt"));
+        assert!(is_answer_file("abcdefgh23_r12.txt"));
+        assert!(!is_answer_file("abcdefgh23_r1.prompt"));
+        assert!(!is_answer_file("abcdefgh23_r1.stderr.txt"));
+        assert!(!is_answer_file("abcdefgh23_rx.txt"));
+        assert!(!is_answer_file("q1_ARM_r1.txt"));
+        assert!(!is_answer_file("ABCDEFGH23_r1.txt"));
+    }
+}

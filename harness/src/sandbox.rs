@@ -1,0 +1,85 @@
+//! How a round runs its agents through the sandbox (DESIGN §4, `--sandbox`): the mode is
+//! checked against the kernel before any dispatch, every agent argv is wrapped in
+//! `harness __sandbox`, and the level each wrapper reports is what the round records.
+
+use anyhow::Result;
+use runners::sandbox::{self as sb, Isolation, SandboxMode, SandboxRequest};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The round's sandbox: the mode and the folders no agent may read.
+pub struct SandboxPlan {
+    /// `--sandbox`.
+    pub mode: SandboxMode,
+    /// The user's repository, the out-dir, the labelmap's folder, the temp root, the inputs.
+    pub forbid: Vec<PathBuf>,
+}
+
+impl SandboxPlan {
+    /// Refuses a mode the kernel cannot honour (`full` with a layer missing) before dispatch.
+    pub fn new(mode: SandboxMode, forbid: Vec<PathBuf>) -> Result<SandboxPlan> {
+        sb::preflight(mode, &sb::probe())?;
+        Ok(SandboxPlan { mode, forbid })
+    }
+
+    /// The argv that runs `agent` in this sandbox; the wrapper writes its report to `report`.
+    pub fn wrap(
+        &self,
+        harness_exe: &Path,
+        work: &Path,
+        home: &runners::DispatchHome,
+        report: &Path,
+        agent: Vec<OsString>,
+    ) -> Vec<OsString> {
+        if self.mode == SandboxMode::None {
+            return agent;
+        }
+        let req = SandboxRequest {
+            mode: self.mode,
+            checkout: work.to_path_buf(),
+            home: home.home.clone(),
+            tmp: home.tmp.clone(),
+            report: report.to_path_buf(),
+            forbid: self.forbid.clone(),
+        };
+        sb::wrap_argv(harness_exe, &req, &agent)
+    }
+
+    /// What a dispatch ran under: the wrapper's report, or "none" when not wrapped.
+    pub fn level_of(&self, report: &Path) -> String {
+        if self.mode == SandboxMode::None {
+            return "none".into();
+        }
+        match sb::read_report(report) {
+            Ok(iso) => describe(&iso),
+            Err(e) => format!("UNKNOWN (no sandbox report: {e})"),
+        }
+    }
+}
+
+/// One line for a wrapper's report: the level, and what is missing.
+pub fn describe(iso: &Isolation) -> String {
+    if iso.missing.is_empty() {
+        iso.level.clone()
+    } else {
+        format!("{} ({})", iso.level, iso.missing.join("; "))
+    }
+}
+
+/// The round's isolation level from every dispatch's: one value when they agree.
+pub fn round_level(mode: SandboxMode, levels: &[String]) -> String {
+    let mut uniq: Vec<&String> = levels.iter().collect();
+    uniq.sort();
+    uniq.dedup();
+    match uniq.as_slice() {
+        [] => format!("{} (requested; no dispatch ran)", mode.name()),
+        [one] => (*one).clone(),
+        many => format!(
+            "MIXED: {}",
+            many.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ),
+    }
+}

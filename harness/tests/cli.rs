@@ -1,0 +1,212 @@
+//! `harness score`, `harness self-test`, `--help` and `--version` as a user runs them.
+
+mod common;
+use common::*;
+use predicates::prelude::*;
+
+#[test]
+fn help_prints_the_exit_code_table() {
+    let out = harness()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("Exit codes:"), "{text}");
+    assert!(text.contains("13  round incomplete"), "{text}");
+}
+
+#[test]
+fn readme_exit_table_is_the_one_the_binary_prints() {
+    let out = harness()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8_lossy(&out);
+    let start = help.find("Exit codes:").unwrap();
+    let table: Vec<&str> = help[start..]
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    for line in &table {
+        assert!(readme.contains(line), "README lacks the exit line {line:?}");
+    }
+}
+
+#[test]
+fn version_names_the_scorer_fingerprint() {
+    harness().arg("--version").assert().success().stdout(
+        predicate::str::contains("fingerprint")
+            .and(predicate::str::contains(scorer::fingerprint())),
+    );
+}
+
+#[test]
+fn score_prints_exactly_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tok("s");
+    let f = dir.path().join("a.txt");
+    std::fs::write(&f, format!("The codename is {t}.\n")).unwrap();
+    harness()
+        .args(["score", "--kind", "positive", "--token", &t])
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout("PASS\n");
+    std::fs::write(
+        &f,
+        format!("I could not find {t} anywhere.\n<<VERDICT:REFUSED>>\n"),
+    )
+    .unwrap();
+    harness()
+        .args(["score", "--kind", "positive", "--token", &t])
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout("TYPED_REFUSED_WITH_TOKEN\n");
+}
+
+#[test]
+fn score_reads_stdin_and_speaks_json() {
+    let out = harness()
+        .args([
+            "score", "--kind", "negative", "--token", "-x9", "--format", "json", "-",
+        ])
+        .write_stdin("그 정보는 기록에 없습니다.")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["class"], "PASS");
+    assert_eq!(v["has_ref"], true);
+    assert_eq!(v["has_tok"], false);
+    assert!(v["refusal_match"].is_string() || v["refusal_match"].is_object());
+}
+
+#[test]
+fn score_token_is_literal_never_a_regex() {
+    harness()
+        .args(["score", "--kind", "positive", "--token", "a.b*c", "-"])
+        .write_stdin("the value is axbbbc")
+        .assert()
+        .success()
+        .stdout("FAIL\n");
+    harness()
+        .args(["score", "--kind", "positive", "--token", "a.b*c", "-"])
+        .write_stdin("the value is a.b*c")
+        .assert()
+        .success()
+        .stdout("PASS\n");
+}
+
+#[test]
+fn empty_answer_is_void() {
+    harness()
+        .args(["score", "--kind", "negative", "--token", "x", "-"])
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout("VOID\n");
+}
+
+#[test]
+fn self_test_passes_in_this_repository() {
+    let out = harness()
+        .arg("self-test")
+        .current_dir(workspace_root())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("SELFTEST: ") && last.ends_with(" 0 failed"),
+        "{last}"
+    );
+    for lane in ["L1 ", "L11", "L13 ", "L13-CTRL", "L14-CTRL4", "L16-CTRL3"] {
+        assert!(text.contains(lane), "lane {lane} missing:\n{text}");
+    }
+}
+
+#[test]
+fn self_test_outside_a_repository_fails_l13_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = harness()
+        .arg("self-test")
+        .current_dir(dir.path())
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("FAIL  L13 "), "{text}");
+    assert!(text.contains("no repository"), "{text}");
+}
+
+#[test]
+fn self_test_l13_goes_red_when_the_token_is_written_into_the_tree() {
+    // A repository where someone wrote the fixture token back as a literal (the seed's mutant M2).
+    let dir = tempfile::tempdir().unwrap();
+    let tokv = scorer::fixtures::fixture_token();
+    make_repo(
+        dir.path(),
+        &[
+            ("notes.md", format!("fixture {tokv}\n").as_bytes()),
+            ("harness/x.md", harness::selftest::CONTROL_NEEDLE.as_bytes()),
+        ],
+    );
+    let a = harness()
+        .arg("self-test")
+        .arg("--repo")
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("FAIL  L13 "), "{text}");
+    assert!(text.contains("ok    L13-CTRL"), "{text}");
+    // And with the needle only inside scorer/, the control cannot discriminate: red.
+    let dir2 = tempfile::tempdir().unwrap();
+    make_repo(
+        dir2.path(),
+        &[("scorer/x.md", harness::selftest::CONTROL_NEEDLE.as_bytes())],
+    );
+    let a = harness()
+        .arg("self-test")
+        .arg("--repo")
+        .arg(dir2.path())
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("FAIL  L13-CTRL"), "{text}");
+}
+
+#[test]
+fn self_test_l13_fails_on_an_unreadable_file_instead_of_reporting_zero() {
+    // Root reads a mode-000 file, so the unreadable file is a link to one no one can read:
+    // /proc/self/mem fails with EIO at offset 0. Symlinks are followed, so the lane reads it.
+    let dir = tempfile::tempdir().unwrap();
+    make_repo(
+        dir.path(),
+        &[("harness/x.md", harness::selftest::CONTROL_NEEDLE.as_bytes())],
+    );
+    std::os::unix::fs::symlink("/proc/self/mem", dir.path().join("mem")).unwrap();
+    let a = harness()
+        .arg("self-test")
+        .arg("--repo")
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        text.contains("FAIL  L13 ") && text.contains("SEARCH ERROR"),
+        "{text}"
+    );
+}

@@ -1,0 +1,327 @@
+//! The start gate and pre-registration (issue: gates), against real git repositories.
+
+mod common;
+use common::*;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    repo: std::path::PathBuf,
+    work: std::path::PathBuf,
+    qset: std::path::PathBuf,
+    seal: std::path::PathBuf,
+    pos: String,
+    neg: String,
+}
+
+/// A repo with innocent files, and a qset + seal outside it that pass the gate.
+fn fixture(extra: &[(&str, &[u8])]) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let mut files: Vec<(&str, &[u8])> = vec![
+        ("README.md", b"A small project.\n"),
+        ("src/main.rs", b"fn main() {}\n"),
+        (".gitignore", b"tracks/\nscratch.txt\n"),
+    ];
+    files.extend_from_slice(extra);
+    make_repo(&repo, &files);
+    let pos = tok("pos");
+    let neg = tok("neg");
+    let qset = work.join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the codename?", &pos],
+            ["q2", "negative", "Which region hosts it?", &neg],
+        ],
+    );
+    let seal = work.join("handoff.md");
+    std::fs::write(&seal, format!("The codename is {pos}.\n")).unwrap();
+    Fixture {
+        _dir: dir,
+        repo,
+        work,
+        qset,
+        seal,
+        pos,
+        neg,
+    }
+}
+
+fn gate(f: &Fixture) -> assert_cmd::assert::Assert {
+    harness()
+        .args(["gate", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+}
+
+fn no_token_printed(a: &assert_cmd::assert::Assert, f: &Fixture) {
+    let out = a.get_output();
+    for t in [&f.pos, &f.neg] {
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains(t.as_str()),
+            "token in stdout"
+        );
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains(t.as_str()),
+            "token in stderr"
+        );
+    }
+}
+
+#[test]
+fn clean_gate_passes() {
+    let f = fixture(&[]);
+    gate(&f).code(0);
+}
+
+#[test]
+fn token_in_tracked_file_is_exit_5_and_never_printed() {
+    let f = fixture(&[]);
+    std::fs::write(f.repo.join("notes.md"), format!("see {}\n", f.neg)).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "notes");
+    let a = gate(&f).code(5);
+    no_token_printed(&a, &f);
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("notes.md"));
+}
+
+#[test]
+fn token_only_in_ignored_untracked_or_older_commit_passes() {
+    let f = fixture(&[]);
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    std::fs::write(f.repo.join("old.md"), &f.pos).unwrap();
+    commit_all(&repo, "old");
+    std::fs::remove_file(f.repo.join("old.md")).unwrap();
+    commit_all(&repo, "gone");
+    std::fs::write(f.repo.join("scratch.txt"), &f.pos).unwrap();
+    std::fs::create_dir_all(f.repo.join("tracks")).unwrap();
+    std::fs::write(f.repo.join("tracks/x.md"), &f.pos).unwrap();
+    std::fs::write(f.repo.join("untracked.md"), &f.neg).unwrap();
+    gate(&f).code(0);
+}
+
+#[test]
+fn token_in_binary_file_or_differing_in_case_is_exit_5() {
+    let f = fixture(&[]);
+    let mut bin = vec![0u8, 159, 146, 150, 0];
+    bin.extend_from_slice(f.pos.as_bytes());
+    bin.push(0);
+    std::fs::write(f.repo.join("blob.bin"), &bin).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "bin");
+    gate(&f).code(5);
+
+    let g = fixture(&[]);
+    std::fs::write(g.repo.join("upper.md"), g.neg.to_uppercase()).unwrap();
+    let repo = git2::Repository::open(&g.repo).unwrap();
+    commit_all(&repo, "upper");
+    gate(&g).code(5);
+}
+
+#[test]
+fn symlink_target_text_is_searched_not_the_outside_file() {
+    let f = fixture(&[]);
+    let outside = f.work.join("outside.txt");
+    std::fs::write(&outside, &f.pos).unwrap();
+    std::os::unix::fs::symlink(&outside, f.repo.join("link")).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "link");
+    gate(&f).code(0);
+    // A link whose *target text* holds the token is a hit.
+    let g = fixture(&[]);
+    std::os::unix::fs::symlink(format!("docs/{}", g.neg), g.repo.join("link2")).unwrap();
+    let repo = git2::Repository::open(&g.repo).unwrap();
+    commit_all(&repo, "link2");
+    gate(&g).code(5);
+}
+
+#[test]
+fn unreadable_object_fails_the_gate_instead_of_passing() {
+    let f = fixture(&[]);
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    let blob = repo
+        .head()
+        .unwrap()
+        .peel_to_tree()
+        .unwrap()
+        .get_path(std::path::Path::new("README.md"))
+        .unwrap()
+        .id()
+        .to_string();
+    let obj = f
+        .repo
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::remove_file(obj).unwrap();
+    let a = gate(&f);
+    let code = a.get_output().status.code().unwrap();
+    assert_eq!(code, 8, "a read error is a failure, never 0 hits");
+}
+
+#[test]
+fn disagreeing_refs_are_exit_2() {
+    let f = fixture(&[]);
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    let first = repo.head().unwrap().target().unwrap().to_string();
+    std::fs::write(f.repo.join("more.md"), "more\n").unwrap();
+    commit_all(&repo, "more");
+    harness()
+        .args(["gate", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .args(["--base-ref", "HEAD", "--base-sha", &first])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn ledger_refuses_a_seal_missing_a_positive_or_holding_a_negative() {
+    let f = fixture(&[]);
+    std::fs::write(&f.seal, "Nothing useful here.\n").unwrap();
+    let a = gate(&f).code(8);
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("q1"));
+    no_token_printed(&a, &f);
+
+    let g = fixture(&[]);
+    std::fs::write(
+        &g.seal,
+        format!("codename {} and region {}\n", g.pos, g.neg),
+    )
+    .unwrap();
+    let a = gate(&g).code(8);
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("q2"));
+}
+
+#[test]
+fn leaking_seal_name_is_exit_7() {
+    let f = fixture(&[]);
+    let leaky = f.work.join("ARM_answers.md");
+    std::fs::copy(&f.seal, &leaky).unwrap();
+    harness()
+        .args(["gate", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&leaky)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(7);
+}
+
+#[test]
+fn tracked_seal_is_refused_as_self_contamination() {
+    let f = fixture(&[]);
+    std::fs::copy(&f.seal, f.repo.join("handoff.md")).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "seal");
+    // The seal's token is now in the tree too; either axis refuses with 5.
+    gate(&f).code(5);
+}
+
+#[test]
+fn phase_pre_is_partial_exit_3() {
+    let f = fixture(&[]);
+    harness()
+        .args(["gate", "--phase", "pre", "--qset"])
+        .arg(&f.qset)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn manifest_round_trip_and_mismatches() {
+    let f = fixture(&[]);
+    let m = f.work.join("manifest.json");
+    harness()
+        .args(["seal", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&m)
+        .assert()
+        .code(0);
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(0);
+    // An existing manifest is not overwritten without --force.
+    harness()
+        .args(["seal", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&m)
+        .assert()
+        .code(2);
+    // Same content at another path: still a match (content, not path).
+    let moved = f.work.join("elsewhere.tsv");
+    std::fs::copy(&f.qset, &moved).unwrap();
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--qset")
+        .arg(&moved)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(0);
+    // One byte changed: 10.
+    let mut b = std::fs::read(&f.qset).unwrap();
+    let last = b.len() - 2;
+    b[last] ^= 1;
+    std::fs::write(&f.qset, b).unwrap();
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(10);
+    // Missing manifest: 10.
+    harness()
+        .arg("verify")
+        .arg(f.work.join("nope.json"))
+        .assert()
+        .code(10);
+}
+
+#[test]
+fn seal_refuses_what_the_gate_refuses() {
+    let f = fixture(&[]);
+    std::fs::write(&f.seal, "nothing\n").unwrap();
+    let m = f.work.join("manifest.json");
+    harness()
+        .args(["seal", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&m)
+        .assert()
+        .code(8);
+    assert!(!m.exists());
+}
