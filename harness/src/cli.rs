@@ -258,6 +258,9 @@ pub struct SealArgs {
     /// Replace an existing manifest.
     #[arg(long)]
     pub force: bool,
+    /// Seal against the embedded demo's base instead of --repo (regenerates manifests/demo.json).
+    #[arg(long, conflicts_with_all = ["repo", "base_ref", "base_sha"])]
+    pub embedded_demo: bool,
 }
 
 /// `harness verify`.

@@ -61,6 +61,15 @@ pub fn demo() -> Result<Demo> {
     })
 }
 
+/// Builds the demo repository in a new temp folder (removed when the handle drops).
+pub fn build_temp_repo() -> Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new()
+        .prefix("harness-demo-repo-")
+        .tempdir()?;
+    demo()?.build_repo(dir.path())?;
+    Ok(dir)
+}
+
 /// Lays the demo inputs out under `dir` as they are in the source tree
 /// (`qsets/demo/qset.tsv`, `qsets/demo/<seal>`, `manifests/demo.json`) and returns their paths,
 /// so the round reads them like any user's files and the manifest's relative paths resolve.

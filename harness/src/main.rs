@@ -102,20 +102,32 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 Exit::Internal
             })
         }
-        Command::Seal(a) => commands::seal_cmd(
-            &GateArgs {
-                qset: &a.qset,
-                seal: Some(&a.seal),
-                repo: a.base.repo.as_deref(),
-                base_ref: a.base.base_ref.as_deref(),
-                base_sha: a.base.base_sha.as_deref(),
-                phase: Phase::Post,
-                plant_dir: &a.plant_dir,
-                protocol: a.protocol.as_deref(),
-            },
-            &a.output,
-            a.force,
-        ),
+        Command::Seal(a) => {
+            // The demo's base is rebuilt from the binary; its folder lives only for this command.
+            let demo_dir = if a.embedded_demo {
+                Some(harness::demo::build_temp_repo()?)
+            } else {
+                None
+            };
+            commands::seal_cmd(
+                &GateArgs {
+                    qset: &a.qset,
+                    seal: Some(&a.seal),
+                    repo: demo_dir
+                        .as_ref()
+                        .map(|d| d.path())
+                        .or(a.base.repo.as_deref()),
+                    base_ref: a.base.base_ref.as_deref(),
+                    base_sha: a.base.base_sha.as_deref(),
+                    phase: Phase::Post,
+                    plant_dir: &a.plant_dir,
+                    protocol: a.protocol.as_deref(),
+                },
+                &a.output,
+                a.force,
+                a.embedded_demo,
+            )
+        }
         Command::Verify(a) => commands::verify_cmd(&VerifyArgs {
             manifest: &a.manifest,
             qset: a.qset.as_deref(),

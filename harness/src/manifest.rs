@@ -196,15 +196,24 @@ pub enum Status {
     /// The file, or the manifest's entry, is not there.
     #[serde(rename = "MISSING")]
     Missing,
+    /// Neither sealed nor given (a round without a protocol): nothing to compare, nothing wrong.
+    #[serde(rename = "none")]
+    NotUsed,
 }
 
 impl Status {
+    /// Whether this comparison lets a round start: a match, or nothing used on either side.
+    pub fn is_ok(self) -> bool {
+        matches!(self, Status::Match | Status::NotUsed)
+    }
+
     /// As printed.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Match => "match",
             Status::Mismatch => "MISMATCH",
             Status::Missing => "MISSING",
+            Status::NotUsed => "none",
         }
     }
 }
@@ -236,7 +245,7 @@ pub fn check_file(
     match (entry, path) {
         (None, None) => Check {
             what: role.as_str().into(),
-            status: Status::Match,
+            status: Status::NotUsed,
             detail: "not sealed and not given".into(),
         },
         (None, Some(p)) => Check {
@@ -293,7 +302,7 @@ pub fn check_bytes(manifest: &Manifest, role: Role, bytes: Option<&[u8]>, shown:
     match (manifest.input(role), bytes) {
         (None, None) => Check {
             what,
-            status: Status::Match,
+            status: Status::NotUsed,
             detail: "not sealed and not given".into(),
         },
         (None, Some(_)) => Check {

@@ -537,10 +537,7 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
             if opts.arms == Arms::Ctrl && opts.seal.is_none() {
                 checks.retain(|c| c.what != "seal");
             }
-            let bad: Vec<_> = checks
-                .iter()
-                .filter(|c| c.status != manifest::Status::Match)
-                .collect();
+            let bad: Vec<_> = checks.iter().filter(|c| !c.status.is_ok()).collect();
             if !bad.is_empty() {
                 let lines: Vec<String> = bad
                     .iter()
