@@ -70,10 +70,21 @@ pub struct GateArgs<'a> {
     pub protocol: Option<&'a Path>,
 }
 
-/// Runs the gate and prints its table. Returns the report and the resolved base.
-pub fn run_gate(
-    a: &GateArgs<'_>,
-) -> Result<(gate::GateReport, runners::Base, Vec<u8>, Option<Vec<u8>>)> {
+/// What a gate run saw: its report, the base, and the bytes it judged (so `seal` hashes exactly
+/// what the gate read).
+pub struct GateRun {
+    /// The axes.
+    pub report: gate::GateReport,
+    /// The resolved base.
+    pub base: runners::Base,
+    /// The qset bytes.
+    pub qset_bytes: Vec<u8>,
+    /// The seal bytes, when given.
+    pub seal_bytes: Option<Vec<u8>>,
+}
+
+/// Runs the gate and prints its table.
+pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
     let (qset, qset_bytes) = load_qset(a.qset)?;
     let seal_bytes = match a.seal {
         Some(p) => Some(
@@ -141,12 +152,17 @@ pub fn run_gate(
         allow_contaminated: false,
     })?;
     print!("{}", report.table());
-    Ok((report, base, qset_bytes, seal_bytes))
+    Ok(GateRun {
+        report,
+        base,
+        qset_bytes,
+        seal_bytes,
+    })
 }
 
 /// `harness gate`.
 pub fn gate_cmd(a: &GateArgs<'_>) -> Result<Exit> {
-    let (report, _, _, _) = run_gate(a)?;
+    let report = run_gate(a)?.report;
     let exit = report.exit();
     match exit {
         Exit::Ok => println!("gate: pass"),
@@ -165,7 +181,12 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         )
         .into());
     }
-    let (report, base, qset_bytes, seal_bytes) = run_gate(a)?;
+    let GateRun {
+        report,
+        base,
+        qset_bytes,
+        seal_bytes,
+    } = run_gate(a)?;
     let exit = report.exit();
     if exit != Exit::Ok {
         println!("seal: REFUSED ({}); no manifest written", exit.meaning());

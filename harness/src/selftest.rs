@@ -109,8 +109,8 @@ pub fn search_tree(root: &Path, needles: &[&str]) -> TreeSearch {
 
 /// L13 and L13-CTRL over the repository's working tree at `root`.
 pub fn contamination_lanes(root: Option<&Path>) -> Vec<Lane> {
-    let l13 = "L13 the assembled fixture token has zero hits in the whole working tree (ignored files included, symlinks followed)";
-    let ctl = "L13-CTRL the same search finds a known needle that lives only outside scorer/";
+    let l13 = "the assembled fixture token has zero hits in the whole working tree (ignored files included, symlinks followed)";
+    let ctl = "the same search finds a known needle that lives only outside scorer/";
     let Some(root) = root else {
         let why =
             "no repository here: run inside the harness repository or pass --repo".to_string();
@@ -220,6 +220,280 @@ pub fn print_lanes(lanes: &[Lane]) -> (usize, usize) {
     (passed, failed)
 }
 
+/// The checks the gate lanes exercise, passed in so a test can disable one and watch its lane
+/// go red (a lane that stays green with its check removed guards nothing).
+pub struct GateChecks {
+    /// The start gate.
+    pub gate: fn(&crate::gate::GateInput<'_>) -> Result<crate::gate::GateReport>,
+    /// The manifest's content comparison.
+    pub compare: fn(
+        &crate::manifest::Manifest,
+        crate::manifest::Role,
+        Option<&Path>,
+        &Path,
+    ) -> crate::manifest::Check,
+}
+
+impl GateChecks {
+    /// The real checks.
+    pub fn real() -> Self {
+        GateChecks {
+            gate: crate::gate::check,
+            compare: crate::manifest::check_file,
+        }
+    }
+}
+
+/// Gate lanes on a repository this lane builds itself in a temp folder: a contaminated token
+/// exits 5 and is never printed, a manifest mismatch exits 10, a seal that cannot carry a
+/// positive is refused.
+pub fn gate_lanes(checks: &GateChecks) -> Vec<Lane> {
+    match gate_lanes_inner(checks) {
+        Ok(l) => l,
+        Err(e) => vec![Lane {
+            id: "G0".into(),
+            description: "gate lanes could build their temp repository".into(),
+            got: format!("error: {}", crate::text::clean_line(&format!("{e:#}"), 200)),
+            want: "built".into(),
+        }],
+    }
+}
+
+fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
+    use crate::exit::Exit;
+    use crate::gate::{GateInput, Phase};
+    let dir = tempfile::tempdir()?;
+    let repo_dir = dir.path().join("repo");
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&repo_dir)?;
+    std::fs::create_dir_all(&work)?;
+    // Assembled at run time: neither this source nor the binary holds them literally.
+    let pos = format!(
+        "gq{}{}lane",
+        std::hint::black_box(4),
+        std::hint::black_box("pv")
+    );
+    let neg = format!(
+        "gq{}{}lane",
+        std::hint::black_box(5),
+        std::hint::black_box("nv")
+    );
+    std::fs::write(repo_dir.join("README.md"), "A tiny project.\n")?;
+    std::fs::write(
+        repo_dir.join("notes.md"),
+        format!("an old note mentions {}\n", neg.to_uppercase()),
+    )?;
+    let repo = git2::Repository::init(&repo_dir)?;
+    let mut index = repo.index()?;
+    index.add_all(["*"].iter(), git2::IndexAddOption::DEFAULT, None)?;
+    let tree = repo.find_tree(index.write_tree()?)?;
+    let sig = git2::Signature::new("lane", "lane@harness.invalid", &git2::Time::new(0, 0))?;
+    repo.commit(Some("HEAD"), &sig, &sig, "lane base", &tree, &[])?;
+    let qset_text =
+        format!("q1\tpositive\tWhat is the codename?\t{pos}\nq2\tnegative\tWhich region?\t{neg}\n");
+    let qset_path = work.join("q.tsv");
+    std::fs::write(&qset_path, &qset_text)?;
+    let qset = scorer::qset::parse(qset_text.as_bytes(), "q.tsv")?;
+    let seal_path = work.join("handoff.md");
+    let good_seal = format!("The codename is {pos}.\n");
+    std::fs::write(&seal_path, &good_seal)?;
+    let base = runners::resolve_base(&repo_dir, None, None)?;
+    let corpus = runners::Corpus::load(&base)?;
+    let input = |seal: &[u8]| -> Result<crate::gate::GateReport> {
+        (checks.gate)(&GateInput {
+            qset: &qset,
+            qset_path: &qset_path,
+            seal: Some((seal_path.as_path(), seal)),
+            seal_name: Some("handoff.md"),
+            corpus: &corpus,
+            extra_corpus: Vec::new(),
+            visible_names: Vec::new(),
+            phase: Phase::Post,
+            allow_contaminated: false,
+        })
+    };
+    let mut lanes = Vec::new();
+
+    // G1: the negative token sits (upper-cased) in a tracked file.
+    let got = match input(good_seal.as_bytes()) {
+        Ok(r) => {
+            let shown = format!("{}{}", r.table(), serde_json::to_string(&r.axes)?);
+            if shown.contains(&pos) || shown.to_lowercase().contains(&neg) {
+                "exit 5 but the token was printed".to_string()
+            } else {
+                format!("exit {}", r.exit().code())
+            }
+        }
+        Err(e) => format!("error: {}", crate::text::clean_line(&e.to_string(), 120)),
+    };
+    lanes.push(Lane { id: "G1".into(), description: "a token in a tracked file (other case) stops the gate with exit 5, and is never printed".into(), got, want: format!("exit {}", Exit::Contaminated.code()) });
+
+    // G2: one byte of the qset changed after sealing.
+    let manifest = crate::manifest::Manifest {
+        format: crate::manifest::FORMAT.into(),
+        harness_version: env!("CARGO_PKG_VERSION").into(),
+        created: String::new(),
+        scorer: crate::manifest::ScorerStamp {
+            fingerprint: scorer::fingerprint(),
+            lexicon_version: scorer::LEXICON_VERSION.into(),
+        },
+        base: crate::manifest::BaseStamp {
+            sha: base.commit.clone(),
+            reference: None,
+            repo: repo_dir.display().to_string(),
+        },
+        inputs: vec![crate::manifest::Input {
+            role: crate::manifest::Role::Qset,
+            path: "q.tsv".into(),
+            sha256: crate::manifest::sha256_hex(qset_text.as_bytes()),
+        }],
+    };
+    let mpath = work.join("manifest.json");
+    let mut changed = qset_text.clone().into_bytes();
+    let last = changed.len() - 2;
+    changed[last] ^= 1;
+    let changed_path = work.join("q-changed.tsv");
+    std::fs::write(&changed_path, &changed)?;
+    let c = (checks.compare)(
+        &manifest,
+        crate::manifest::Role::Qset,
+        Some(&changed_path),
+        &mpath,
+    );
+    let same = (checks.compare)(
+        &manifest,
+        crate::manifest::Role::Qset,
+        Some(&qset_path),
+        &mpath,
+    );
+    let got = format!(
+        "changed: exit {}, unchanged: {}",
+        if c.status.is_ok() {
+            0
+        } else {
+            Exit::ManifestMismatch.code()
+        },
+        same.status.as_str()
+    );
+    lanes.push(Lane { id: "G2".into(), description: "a qset changed by one byte after sealing is a manifest mismatch (exit 10); the sealed bytes match".into(), got, want: format!("changed: exit {}, unchanged: match", Exit::ManifestMismatch.code()) });
+
+    // G3: a seal without the positive token cannot carry it. Take the contaminated file out
+    // of the picture by judging the ledger axis alone.
+    let got = match input(b"Nothing useful here.\n") {
+        Ok(r) => {
+            let ledger = r.axes.iter().find(|a| a.name == "ledger");
+            match ledger {
+                Some(a)
+                    if a.status == crate::gate::Status::Fail
+                        && a.detail.iter().any(|d| d.starts_with("q1")) =>
+                {
+                    "refused, naming q1".to_string()
+                }
+                Some(a) => format!("ledger {}", a.status.as_str()),
+                None => "no ledger axis".to_string(),
+            }
+        }
+        Err(e) => format!("error: {}", crate::text::clean_line(&e.to_string(), 120)),
+    };
+    lanes.push(Lane {
+        id: "G3".into(),
+        description: "a seal that cannot carry a positive is refused, naming the qid".into(),
+        got,
+        want: "refused, naming q1".into(),
+    });
+    Ok(lanes)
+}
+
+/// One lane per instrument verdict (fixed rows → verdict and exit code), and watermark lanes:
+/// on every number line exactly when the verdict calls for it, absent on OK.
+pub fn verdict_lanes() -> Vec<Lane> {
+    use reports::Render;
+    let mut lanes = Vec::new();
+    let meta = reports::lanes::fixture_meta();
+    for (i, f) in reports::verdict_fixtures().into_iter().enumerate() {
+        let report = reports::Report::new(meta.clone(), f.rows.clone());
+        let v = report.summary.verdict;
+        let exit = crate::finish::exit_of_verdict(v);
+        let want_exit = crate::finish::exit_of_verdict(f.expected);
+        lanes.push(Lane {
+            id: format!("V{}", i + 1),
+            description: format!("verdict lane: {}", f.name),
+            got: format!(
+                "{} (exit {}){}",
+                v.name(),
+                exit.code(),
+                if report.summary.verdict_claimed {
+                    ""
+                } else {
+                    ", not claimed"
+                }
+            ),
+            want: format!(
+                "{} (exit {}){}",
+                f.expected.name(),
+                want_exit.code(),
+                if f.claimed { "" } else { ", not claimed" }
+            ),
+        });
+        let wm = report.summary.watermark.clone();
+        let term = reports::terminal::Terminal {
+            color: false,
+            width: 120,
+        }
+        .render(&report);
+        let md = reports::markdown::Markdown.render(&report);
+        let got = match (
+            reports::watermark_ok(&term, wm.as_deref()),
+            reports::watermark_ok(&md, wm.as_deref()),
+        ) {
+            (Ok(()), Ok(())) => "as required".to_string(),
+            (Err(e), _) | (_, Err(e)) => crate::text::clean_line(&e, 160),
+        };
+        lanes.push(Lane {
+            id: format!("W{}", i + 1),
+            description: format!(
+                "watermark {} on every number line ({})",
+                if wm.is_some() { "present" } else { "absent" },
+                f.name
+            ),
+            got,
+            want: "as required".into(),
+        });
+    }
+    // The contamination override watermarks an otherwise OK round.
+    if let Some(f) = reports::verdict_fixtures()
+        .into_iter()
+        .find(|f| f.expected == reports::InstrumentVerdict::Ok && f.claimed)
+    {
+        let mut m = meta.clone();
+        m.contaminated = true;
+        let report = reports::Report::new(m, f.rows);
+        let wm = report.summary.watermark.clone();
+        let term = reports::terminal::Terminal {
+            color: false,
+            width: 120,
+        }
+        .render(&report);
+        let got = match (&wm, reports::watermark_ok(&term, wm.as_deref())) {
+            (Some(w), Ok(())) if w.contains("CONTAMINATED") => {
+                "CONTAMINATED on every number line".to_string()
+            }
+            (None, _) => "no watermark".to_string(),
+            (_, Err(e)) => crate::text::clean_line(&e, 160),
+            (Some(w), Ok(())) => format!("watermark {w}"),
+        };
+        lanes.push(Lane {
+            id: "W-CONT".into(),
+            description:
+                "a round run with --allow-contaminated carries CONTAMINATED on every number line"
+                    .into(),
+            got,
+            want: "CONTAMINATED on every number line".into(),
+        });
+    }
+    lanes
+}
+
 /// Runs every lane; the caller exits 1 when any failed.
 pub fn run(repo: Option<&Path>) -> Result<(usize, usize)> {
     let mut lanes: Vec<Lane> = scorer::fixtures::scorer_lanes(scorer::Lexicon::standard())
@@ -227,8 +501,91 @@ pub fn run(repo: Option<&Path>) -> Result<(usize, usize)> {
         .map(Lane::from)
         .collect();
     lanes.extend(contamination_lanes(repo_root(repo).as_deref()));
+    lanes.extend(gate_lanes(&GateChecks::real()));
+    lanes.extend(verdict_lanes());
     let (p, f) = print_lanes(&lanes);
     println!();
     println!("SELFTEST: {p} passed, {f} failed");
     Ok((p, f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::{GateInput, GateReport, Status};
+
+    fn red(lanes: &[Lane], id: &str) -> bool {
+        lanes.iter().any(|l| l.id == id && !l.ok())
+    }
+
+    #[test]
+    fn gate_lanes_are_green_with_the_real_checks() {
+        let lanes = gate_lanes(&GateChecks::real());
+        assert_eq!(lanes.len(), 3, "{lanes:?}");
+        assert!(lanes.iter().all(Lane::ok), "{lanes:?}");
+    }
+
+    fn no_contamination(i: &GateInput<'_>) -> Result<GateReport> {
+        let mut r = crate::gate::check(i)?;
+        for a in r.axes.iter_mut().filter(|a| a.name == "contamination") {
+            a.status = Status::Pass;
+        }
+        Ok(r)
+    }
+
+    fn no_ledger(i: &GateInput<'_>) -> Result<GateReport> {
+        let mut r = crate::gate::check(i)?;
+        r.axes.retain(|a| a.name != "ledger");
+        Ok(r)
+    }
+
+    fn always_match(
+        m: &crate::manifest::Manifest,
+        role: crate::manifest::Role,
+        _: Option<&Path>,
+        _: &Path,
+    ) -> crate::manifest::Check {
+        crate::manifest::Check {
+            what: role.as_str().into(),
+            status: crate::manifest::Status::Match,
+            detail: m.format.clone(),
+        }
+    }
+
+    #[test]
+    fn each_gate_lane_goes_red_when_its_check_is_disabled() {
+        let lanes = gate_lanes(&GateChecks {
+            gate: no_contamination,
+            compare: crate::manifest::check_file,
+        });
+        assert!(red(&lanes, "G1"), "{lanes:?}");
+        let lanes = gate_lanes(&GateChecks {
+            gate: crate::gate::check,
+            compare: always_match,
+        });
+        assert!(red(&lanes, "G2"), "{lanes:?}");
+        let lanes = gate_lanes(&GateChecks {
+            gate: no_ledger,
+            compare: crate::manifest::check_file,
+        });
+        assert!(red(&lanes, "G3"), "{lanes:?}");
+    }
+
+    #[test]
+    fn verdict_and_watermark_lanes_are_green() {
+        let lanes = verdict_lanes();
+        assert!(lanes.len() >= 10);
+        assert!(lanes.iter().all(Lane::ok), "{lanes:?}");
+        assert!(lanes.iter().any(|l| l.id == "W-CONT"));
+    }
+
+    #[test]
+    fn the_tree_search_reports_read_errors_instead_of_zero() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+        std::os::unix::fs::symlink("/proc/self/mem", dir.path().join("mem")).unwrap();
+        let s = search_tree(dir.path(), &["hello"]);
+        assert_eq!(s.hits[0].len(), 1);
+        assert_eq!(s.errors.len(), 1, "{:?}", s.errors);
+    }
 }
