@@ -1,0 +1,131 @@
+//! Every command in README.md's `sh` blocks runs here, as written, against a copy of the demo:
+//! `my-project` is the demo project as a git repository, `../handoff/` holds its qset and seal,
+//! and a stand-in `claude` on PATH answers like the real one (JSON result) by asking the
+//! built-in baseline agent. A `# exit N` comment sets the expected exit code (default 0).
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// One command of the README: its line, the expected exit code, and where it runs.
+#[derive(Debug)]
+struct Step {
+    line: String,
+    exit: i32,
+    in_harness_checkout: bool,
+}
+
+fn steps(readme: &str) -> Vec<Step> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut harness_checkout = false;
+    for line in readme.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_block = !in_block && t == "```sh";
+            harness_checkout = false;
+            continue;
+        }
+        if !in_block || t.is_empty() {
+            continue;
+        }
+        if t.starts_with('#') {
+            harness_checkout |= t.contains("from the harness checkout");
+            continue;
+        }
+        let (cmd, comment) = match t.find("  #") {
+            Some(i) => (t[..i].trim(), &t[i..]),
+            None => (t, ""),
+        };
+        // Only a comment that *starts* with "exit N" sets the expected code.
+        let exit = comment
+            .trim_start_matches(|c: char| c == '#' || c.is_whitespace())
+            .strip_prefix("exit ")
+            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        out.push(Step { line: cmd.to_string(), exit, in_harness_checkout: harness_checkout });
+    }
+    out
+}
+
+const FAKE_CLAUDE: &str = r#"#!/bin/sh
+# A stand-in for `claude -p --output-format json … -- PROMPT`: the prompt is the argument after
+# `--`; the answer comes from the built-in baseline agent; the output is Claude Code's JSON.
+mkdir -p "$HOME/.claude" && : > "$HOME/.claude/started"
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do shift; done
+shift
+ans=$(printf '%s' "$1" | harness __agent baseline-grep | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr '\n' ' ')
+printf '{"type":"result","subtype":"success","is_error":false,"result":"%s"}\n' "$ans"
+"#;
+
+#[test]
+fn every_readme_command_runs_as_written() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let steps = steps(&readme);
+    assert!(steps.len() >= 10, "{steps:?}");
+
+    let root = tempfile::tempdir().unwrap();
+    let project = root.path().join("my-project");
+    std::fs::create_dir_all(&project).unwrap();
+    let demo = harness::demo::demo().unwrap();
+    demo.build_repo(&project).unwrap();
+    let handoff = root.path().join("handoff");
+    std::fs::create_dir_all(&handoff).unwrap();
+    std::fs::write(handoff.join("qset.tsv"), demo.qset).unwrap();
+    std::fs::write(handoff.join(demo.seal_name), demo.seal).unwrap();
+    // The stand-ins live in one folder on PATH: `harness` (a copy of the built binary, so the
+    // sandbox sees it as the agent's runtime folder) and `claude`.
+    let bin = root.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(assert_cmd::cargo::cargo_bin("harness"), bin.join("harness")).unwrap();
+    std::fs::write(bin.join("claude"), FAKE_CLAUDE).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = root.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+
+    let mut cwd: PathBuf = root.path().to_path_buf();
+    let mut ran = 0;
+    for step in &steps {
+        if step.line.starts_with("cargo ") {
+            continue; // the README's two cargo commands are what CI itself runs
+        }
+        if let Some(dir) = step.line.strip_prefix("cd ") {
+            cwd = cwd.join(dir.trim());
+            continue;
+        }
+        let here: &Path = if step.in_harness_checkout { &workspace_root() } else { &cwd };
+        let here = here.to_path_buf();
+        if step.line.contains("answer.txt") {
+            std::fs::write(here.join("answer.txt"), "No pager tool is named anywhere in the hand-off; I could not find any record of one.\n").unwrap();
+        }
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&step.line)
+            .current_dir(&here)
+            .env("PATH", &path)
+            .env("HOME", &home)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        if step.line.contains("answer.txt") {
+            let _ = std::fs::remove_file(here.join("answer.txt"));
+        }
+        assert_eq!(
+            out.status.code(),
+            Some(step.exit),
+            "README command `{}` in {}\nstdout:\n{}\nstderr:\n{}",
+            step.line,
+            here.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 9, "only {ran} README commands ran");
+    // The walkthrough's round really went through the stand-in claude and finished.
+    let done = std::fs::read_to_string(root.path().join("rounds/r1/ROUND_DONE")).unwrap();
+    assert!(done.contains("complete: yes") && done.contains("manifest: match"), "{done}");
+}
