@@ -44,7 +44,11 @@ fn steps(readme: &str) -> Vec<Step> {
             .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
             .and_then(|n| n.parse().ok())
             .unwrap_or(0);
-        out.push(Step { line: cmd.to_string(), exit, in_harness_checkout: harness_checkout });
+        out.push(Step {
+            line: cmd.to_string(),
+            exit,
+            in_harness_checkout: harness_checkout,
+        });
     }
     out
 }
@@ -84,7 +88,11 @@ fn every_readme_command_runs_as_written() {
     std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
     let home = root.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
 
     let mut cwd: PathBuf = root.path().to_path_buf();
     let mut ran = 0;
@@ -96,7 +104,11 @@ fn every_readme_command_runs_as_written() {
             cwd = cwd.join(dir.trim());
             continue;
         }
-        let here: &Path = if step.in_harness_checkout { &workspace_root() } else { &cwd };
+        let here: &Path = if step.in_harness_checkout {
+            &workspace_root()
+        } else {
+            &cwd
+        };
         let here = here.to_path_buf();
         if step.line.contains("answer.txt") {
             std::fs::write(here.join("answer.txt"), "No pager tool is named anywhere in the hand-off; I could not find any record of one.\n").unwrap();
@@ -127,5 +139,8 @@ fn every_readme_command_runs_as_written() {
     assert!(ran >= 9, "only {ran} README commands ran");
     // The walkthrough's round really went through the stand-in claude and finished.
     let done = std::fs::read_to_string(root.path().join("rounds/r1/ROUND_DONE")).unwrap();
-    assert!(done.contains("complete: yes") && done.contains("manifest: match"), "{done}");
+    assert!(
+        done.contains("complete: yes") && done.contains("manifest: match"),
+        "{done}"
+    );
 }

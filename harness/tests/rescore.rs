@@ -1,0 +1,236 @@
+//! `harness rescore` and `harness report`: the same answer files, today's scorer, no agent.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+struct Round {
+    _dir: tempfile::TempDir,
+    out: PathBuf,
+    qset: PathBuf,
+}
+
+/// A tiny real round: two questions, both arms, one rep, answered by the seal-reading agent.
+fn tiny_round() -> Round {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small service.\n"),
+            (".gitignore", b"tracks/\n"),
+        ],
+    );
+    let pos = tok("cod");
+    let neg = tok("reg");
+    let qset = dir.path().join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the release codename?", &pos],
+            [
+                "q2",
+                "negative",
+                "Which cloud region hosts production?",
+                &neg,
+            ],
+        ],
+    );
+    let seal = dir.path().join("handoff.md");
+    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+    let out = dir.path().join("out1");
+    let agent = format!(
+        "command:sh {} {{prompt}}",
+        agents_dir().join("sealreader.sh").display()
+    );
+    harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            &agent,
+            "--qset",
+        ])
+        .arg(&qset)
+        .arg("--seal")
+        .arg(&seal)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    Round {
+        _dir: dir,
+        out,
+        qset,
+    }
+}
+
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn rescore_moves_exactly_the_rows_whose_verdict_changed_and_touches_nothing() {
+    let r = tiny_round();
+    // Stand in for an older scorer: it had classified q2 CTRL r1 differently.
+    let csv_path = r.out.join("verdicts.csv");
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    let idx = lines
+        .iter()
+        .position(|l| l.contains("q2") && l.contains("CTRL"))
+        .expect("q2 CTRL row");
+    assert!(
+        lines[idx].contains(",PASS,") || lines[idx].contains(",PASS"),
+        "{}",
+        lines[idx]
+    );
+    lines[idx] = lines[idx].replacen("PASS", "HALLUCINATED", 1);
+    std::fs::write(&csv_path, lines.join("\n") + "\n").unwrap();
+    let before = snapshot(&r.out);
+
+    let a = harness().arg("rescore").arg(&r.out).assert().code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("rows moved: 1"), "{text}");
+    assert!(text.contains("q2 CTRL r1: HALLUCINATED → PASS"), "{text}");
+    assert!(
+        text.contains("scorer then:") && text.contains("scorer now:"),
+        "{text}"
+    );
+    assert_eq!(
+        snapshot(&r.out),
+        before,
+        "rescore must not touch the original files"
+    );
+    let dirs: Vec<_> = std::fs::read_dir(&r.out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+        .collect();
+    assert_eq!(dirs.len(), 1);
+    for f in [
+        "verdicts.csv",
+        "summary.json",
+        "report.md",
+        "report.html",
+        "moved.txt",
+    ] {
+        assert!(dirs[0].path().join(f).is_file(), "{f}");
+    }
+}
+
+#[test]
+fn rescore_refuses_a_changed_qset_unless_accepted() {
+    let r = tiny_round();
+    let mut q = std::fs::read_to_string(&r.qset).unwrap();
+    q.push_str("# a comment changes the hash\n");
+    std::fs::write(&r.qset, q).unwrap();
+    harness().arg("rescore").arg(&r.out).assert().code(10);
+    harness()
+        .arg("rescore")
+        .arg(&r.out)
+        .arg("--accept-qset-change")
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn rescore_reads_seed_style_legacy_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("old");
+    std::fs::create_dir_all(&out).unwrap();
+    let pos = tok("leg");
+    let qset = dir.path().join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the codename?", &pos],
+            ["q2", "negative", "Which region?", &tok("r")],
+        ],
+    );
+    std::fs::write(
+        out.join("q1_ARM_r1.txt"),
+        format!("The codename is {pos}.\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        out.join("q1_CTRL_r1.txt"),
+        "I could not find any record of that.\n",
+    )
+    .unwrap();
+    std::fs::write(out.join("q2_ARM_r1.txt"), "그 정보는 기록에 없습니다.\n").unwrap();
+    std::fs::write(
+        out.join("q2_CTRL_r1.txt"),
+        "I could not find any record of that.\n",
+    )
+    .unwrap();
+    std::fs::write(out.join("q1_ARM_r1.prompt"), "sidecars never count\n").unwrap();
+    // Without --qset there is nothing to score against.
+    harness().arg("rescore").arg(&out).assert().code(2);
+    let a = harness()
+        .arg("rescore")
+        .arg(&out)
+        .arg("--qset")
+        .arg(&qset)
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("OK"), "{text}");
+    let dir = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+        .unwrap();
+    let csv = std::fs::read_to_string(dir.path().join("verdicts.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+}
+
+#[test]
+fn a_labelmap_missing_an_entry_is_an_error_not_a_skip() {
+    let r = tiny_round();
+    let lm = r.out.with_file_name("out1.labelmap");
+    let text = std::fs::read_to_string(&lm).unwrap();
+    let kept: Vec<&str> = text.lines().skip(1).collect();
+    std::fs::write(&lm, kept.join("\n") + "\n").unwrap();
+    harness().arg("rescore").arg(&r.out).assert().code(2);
+}
+
+#[test]
+fn report_renders_every_format_of_a_finished_round() {
+    let r = tiny_round();
+    for (fmt, needle) in [
+        ("table", "Instrument verdict"),
+        ("csv", "qid"),
+        ("json", "\"schema"),
+        ("md", "#"),
+        ("html", "<html"),
+    ] {
+        let a = harness()
+            .arg("report")
+            .arg(&r.out)
+            .args(["--format", fmt])
+            .assert()
+            .code(0);
+        let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+        assert!(text.contains(needle), "{fmt}: {text}");
+    }
+}
