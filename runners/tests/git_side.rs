@@ -655,3 +655,47 @@ fn temp_root_layout_modes_and_removal() {
         Err(Error::TempRootInside { .. })
     ));
 }
+
+/// A commit whose root tree holds one blob under a name written raw into the tree object
+/// (libgit2 refuses to build such trees through its checked API).
+fn crafted_tree_commit(f: &Fixture, names: &[&str]) -> Oid {
+    let blob = f.repo.blob(b"payload").unwrap();
+    let mut raw = Vec::new();
+    let mut sorted: Vec<&str> = names.to_vec();
+    sorted.sort();
+    for name in sorted {
+        raw.extend_from_slice(b"100644 ");
+        raw.extend_from_slice(name.as_bytes());
+        raw.push(0);
+        raw.extend_from_slice(blob.as_bytes());
+    }
+    let tree_id = f
+        .repo
+        .odb()
+        .unwrap()
+        .write(git2::ObjectType::Tree, &raw)
+        .unwrap();
+    let tree = f.repo.find_tree(tree_id).unwrap();
+    let sig = Signature::now("t", "t@example.invalid").unwrap();
+    f.repo
+        .commit(Some("HEAD"), &sig, &sig, "crafted", &tree, &[])
+        .unwrap()
+}
+
+#[test]
+fn crafted_trees_that_could_escape_the_checkout_are_refused() {
+    for names in [&[".."][..], &[".GIT"], &["a", "a"]] {
+        let f = Fixture::new();
+        crafted_tree_commit(&f, names);
+        let base = resolve_base(f.root(), None, None).unwrap();
+        match Corpus::load(&base) {
+            Err(Error::UnsafePath { .. }) => {}
+            other => panic!("{names:?}: expected UnsafePath, got {other:?}"),
+        }
+    }
+    // The same construction with an ordinary name loads (the helper itself is sound).
+    let f = Fixture::new();
+    crafted_tree_commit(&f, &["fine.txt"]);
+    let corpus = Corpus::load(&resolve_base(f.root(), None, None).unwrap()).unwrap();
+    assert_eq!(corpus.entries.len(), 1);
+}
