@@ -82,6 +82,12 @@ impl Corpus {
         let mut trees = vec![tree.id()];
         walk(&repo, base, &tree, "", &mut entries, &mut trees)?;
         entries.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        if let Some(w) = entries.windows(2).find(|w| w[0].path == w[1].path) {
+            return Err(Error::UnsafePath {
+                commit: base.commit.clone(),
+                path: w[0].path.clone(),
+            });
+        }
         Ok(Corpus {
             base: base.clone(),
             entries,
@@ -117,6 +123,19 @@ fn walk(
             lossy: format!("{prefix}{}", String::from_utf8_lossy(item.name_bytes())),
         })?;
         let path = format!("{prefix}{name}");
+        // A crafted tree can hold names git itself would never check out; materializing one
+        // could write outside the checkout or into its `.git`.
+        if name.is_empty()
+            || name == "."
+            || name == ".."
+            || name.eq_ignore_ascii_case(".git")
+            || name.contains(['/', '\0'])
+        {
+            return Err(Error::UnsafePath {
+                commit: base.commit.clone(),
+                path,
+            });
+        }
         let raw_mode = item.filemode() as u32;
         let oid = item.id();
         let (mode, kind) = match raw_mode & 0o170000 {

@@ -67,6 +67,16 @@ pub enum Error {
         lossy: String,
     },
 
+    /// A tree entry whose name git would refuse to check out (`.`, `..`, `.git`, a separator or
+    /// NUL inside a name) or a path that occurs twice: materializing it could escape the checkout.
+    #[error("tree at {commit} has an unsafe path {path}")]
+    UnsafePath {
+        /// The base commit.
+        commit: String,
+        /// The offending path.
+        path: String,
+    },
+
     /// A tree entry has a mode git does not produce (not file, executable, symlink, tree or submodule).
     #[error("tree entry {path} has unsupported mode {mode:o}")]
     UnsupportedMode {
