@@ -13,7 +13,8 @@
 //! 2. applies a Landlock ruleset: read+execute on system folders (`/usr`, `/bin`,
 //!    `/sbin`, `/lib*`, `/etc`), `/proc` and `/sys` read-only, the agent's program and
 //!    runtime folders (argv\[0\] resolved on `PATH` with symlinks followed, its `#!`
-//!    interpreter likewise, each widened to its install prefix), read/write on a few
+//!    interpreter likewise, each widened to its install prefix), the script file an
+//!    interpreter is given as an absolute argument (that file only), read/write on a few
 //!    device files, and read/write on the checkout, the fresh home and the private
 //!    TMPDIR — nothing else. Signals and abstract UNIX sockets are scoped to the sandbox
 //!    where the kernel supports it (ABI ≥ 6). The network is left alone;
@@ -601,7 +602,8 @@ fn is_too_broad(p: &Path) -> bool {
 
 /// Computes the allowed folders for one agent: system folders, the runtime of
 /// `agent_argv[0]` (and of its `#!` interpreter), absolute `PATH` entries other than
-/// `/` and the home folder itself, a few devices, and the request's read/write folders.
+/// `/` and the home folder itself, the script files named by absolute arguments, a few
+/// devices, and the request's read/write folders.
 pub fn allowed_paths(
     req: &SandboxRequest,
     agent_argv: &[OsString],
@@ -661,6 +663,17 @@ pub fn allowed_paths(
                         }
                     }
                 }
+            }
+        }
+    }
+    // An interpreter takes its program as an argument (`sh agent.sh`, `python3 agent.py`):
+    // an absolute argument naming an existing regular file may be read, that file alone
+    // (a relative one lies in the checkout, which is allowed already).
+    for arg in agent_argv.iter().skip(1) {
+        let p = Path::new(arg);
+        if p.is_absolute() && p.is_file() {
+            if let Ok(c) = fs::canonicalize(p) {
+                push(&mut a.read_exec, c);
             }
         }
     }
