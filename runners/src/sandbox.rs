@@ -903,6 +903,12 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
             // Child: only system calls from here to exec.
             drop(sync_w);
             drop(st_r);
+            // The agent dies with the wrapper. The runner's timeout signals the wrapper's
+            // process group, which an agent leaves with `setsid`; as PID 1 of its own
+            // namespace it would then outlive the round. Set before the sync read: a
+            // wrapper that died earlier shows as EOF there.
+            // SAFETY: prctl with integer arguments only.
+            unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
             let mut b = [0u8; 1];
             if read_full(&sync_r, &mut b) != 1 {
                 // SAFETY: leave the child without unwinding into the parent's code.
