@@ -1005,10 +1005,11 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         0
     };
     drop(st_r);
-    let status =
-        wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e))?;
+    let wait =
+        || wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
 
     if got != REC_LEN {
+        wait()?;
         iso.refused = true;
         iso.missing
             .push("sandbox child ended before reporting".into());
@@ -1067,7 +1068,10 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         ));
     }
     iso.compute_level();
+    // Written before the wait: the agent is running by now, and a wrapper killed by a
+    // timeout must still leave the level its agent ran under.
     write_report(&req.report, &iso)?;
+    let status = wait()?;
 
     Ok(if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)
