@@ -521,8 +521,8 @@ fn claude_preset_with_its_node_runtime_starts_under_the_full_sandbox() {
 }
 
 /// Item 5: the baselines read nothing outside their checkout, sandbox or not. The prompt
-/// names files outside the checkout (absolute, `../`) and the base holds a symlink leading
-/// out; the outside files hold the answer words and a token. Both baselines answer the
+/// names files outside the checkout (absolute, `../`, and a symlink in the base leading
+/// out); the outside files hold the answer words and a token. Both baselines answer the
 /// same under `none` and `full` (so the sandbox never had to stop them), and never with
 /// the outside token.
 #[test]
@@ -547,17 +547,23 @@ fn baselines_read_only_their_checkout_in_every_mode() {
         format!("The crane inspection slot is {inside_tok}.\n"),
     )
     .unwrap();
-    let rel = "../outside.md";
+    // The outside paths are named by the protocol text, after the question, so the
+    // question's own words match the outside line exactly.
+    let protocol = dir.path().join("protocol.txt");
+    std::fs::write(
+        &protocol,
+        format!(
+            "Sources you may consult: {} ../outside.md docs/pilot.md\n",
+            outside.display()
+        ),
+    )
+    .unwrap();
     let qset = dir.path().join("q.tsv");
-    let q1 = format!(
-        "What is the harbour pilot schedule code (see {} or {} or docs/pilot.md)?",
-        outside.display(),
-        rel
-    );
+    let q1 = "What is the harbour pilot schedule code?";
     write_qset(
         &qset,
         &[
-            ["Q1", "negative", &q1, &outside_tok],
+            ["Q1", "negative", q1, &outside_tok],
             [
                 "Q2",
                 "positive",
@@ -579,6 +585,8 @@ fn baselines_read_only_their_checkout_in_every_mode() {
                 .arg("--repo")
                 .arg(&repo)
                 .args(["--base-sha", &base, "--agent", agent, "--deliver"])
+                .arg("--protocol")
+                .arg(&protocol)
                 .arg("--out")
                 .arg(&out)
                 .args(["--reps", "1", "--quiet", "--sandbox", mode])
