@@ -593,11 +593,19 @@ fn interpreter_of(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
     Some(PathBuf::from(interp))
 }
 
+/// Folders where agent CLIs keep a user's global memory and instructions.
+const AGENT_MEMORY_DIRS: [&str; 3] = [".claude", ".codex", ".gemini"];
+
+/// `/`, a top-level folder other than the system ones, or a folder holding an agent's
+/// memory folder: a user's home, never a runtime. (The wrapper cannot compare with the
+/// user's `HOME`: the runner has already pointed `HOME` at the fresh home, so a `PATH`
+/// entry naming the real home was allowed and its `.claude/CLAUDE.md` readable.)
 fn is_too_broad(p: &Path) -> bool {
     p == Path::new("/")
         || p.parent() == Some(Path::new("/"))
             && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p)
             && p != Path::new("/opt")
+        || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
 }
 
 /// Computes the allowed folders for one agent: system folders, the runtime of
@@ -657,10 +665,11 @@ pub fn allowed_paths(
                 if let Some(prefix) = install_prefix(&p) {
                     if !is_too_broad(&prefix) {
                         push(&mut a.read_exec, prefix);
-                    } else if let Some(dir) = p.parent() {
-                        if !is_too_broad(dir) {
-                            push(&mut a.read_exec, dir.to_path_buf());
-                        }
+                    } else if let Some(dir) = p.parent().filter(|d| !is_too_broad(d)) {
+                        push(&mut a.read_exec, dir.to_path_buf());
+                    } else {
+                        // A program kept right in a home: that file alone.
+                        push(&mut a.read_exec, p.clone());
                     }
                 }
             }
