@@ -130,7 +130,21 @@ impl World {
     /// `harness run` over this world with the given agent and extra flags, the real home
     /// replaced by the world's, and two marker variables in the harness's environment.
     fn run(&self, out: &Path, agent: &str, extra: &[&str]) -> std::process::Output {
+        self.run_env(out, agent, extra, &[])
+    }
+
+    /// [`World::run`] with more variables in the harness's environment.
+    fn run_env(
+        &self,
+        out: &Path,
+        agent: &str,
+        extra: &[&str],
+        env: &[(&str, String)],
+    ) -> std::process::Output {
         let mut c = harness();
+        for (k, v) in env {
+            c.env(k, v);
+        }
         c.arg("run")
             .arg("--qset")
             .arg(&self.qset)
@@ -214,7 +228,13 @@ fn adversary_round(w: &World, mode: &str, extra: &[&str]) -> (PathBuf, String, V
     let out = w.out(mode);
     let mut flags = vec!["--sandbox", mode, "--jobs", "2"];
     flags.extend_from_slice(extra);
-    let o = w.run(&out, &w.adversary(&out), &flags);
+    // The real home on PATH (some users put `~` there): it must not become a runtime folder.
+    let path = format!(
+        "{}:{}",
+        w.home.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = w.run_env(&out, &w.adversary(&out), &flags, &[("PATH", path)]);
     let done = std::fs::read_to_string(out.join("ROUND_DONE"))
         .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));
     assert!(
