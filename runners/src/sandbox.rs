@@ -13,7 +13,8 @@
 //! 2. applies a Landlock ruleset: read+execute on system folders (`/usr`, `/bin`,
 //!    `/sbin`, `/lib*`, `/etc`), `/proc` and `/sys` read-only, the agent's program and
 //!    runtime folders (argv\[0\] resolved on `PATH` with symlinks followed, its `#!`
-//!    interpreter likewise, each widened to its install prefix), read/write on a few
+//!    interpreter likewise, each widened to its install prefix), the script file an
+//!    interpreter is given as an absolute argument (that file only), read/write on a few
 //!    device files, and read/write on the checkout, the fresh home and the private
 //!    TMPDIR — nothing else. Signals and abstract UNIX sockets are scoped to the sandbox
 //!    where the kernel supports it (ABI ≥ 6). The network is left alone;
@@ -592,16 +593,25 @@ fn interpreter_of(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
     Some(PathBuf::from(interp))
 }
 
+/// Folders where agent CLIs keep a user's global memory and instructions.
+const AGENT_MEMORY_DIRS: [&str; 3] = [".claude", ".codex", ".gemini"];
+
+/// `/`, a top-level folder other than the system ones, or a folder holding an agent's
+/// memory folder: a user's home, never a runtime. (The wrapper cannot compare with the
+/// user's `HOME`: the runner has already pointed `HOME` at the fresh home, so a `PATH`
+/// entry naming the real home was allowed and its `.claude/CLAUDE.md` readable.)
 fn is_too_broad(p: &Path) -> bool {
     p == Path::new("/")
         || p.parent() == Some(Path::new("/"))
             && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p)
             && p != Path::new("/opt")
+        || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
 }
 
 /// Computes the allowed folders for one agent: system folders, the runtime of
 /// `agent_argv[0]` (and of its `#!` interpreter), absolute `PATH` entries other than
-/// `/` and the home folder itself, a few devices, and the request's read/write folders.
+/// `/` and the home folder itself, the script files named by absolute arguments, a few
+/// devices, and the request's read/write folders.
 pub fn allowed_paths(
     req: &SandboxRequest,
     agent_argv: &[OsString],
@@ -655,12 +665,24 @@ pub fn allowed_paths(
                 if let Some(prefix) = install_prefix(&p) {
                     if !is_too_broad(&prefix) {
                         push(&mut a.read_exec, prefix);
-                    } else if let Some(dir) = p.parent() {
-                        if !is_too_broad(dir) {
-                            push(&mut a.read_exec, dir.to_path_buf());
-                        }
+                    } else if let Some(dir) = p.parent().filter(|d| !is_too_broad(d)) {
+                        push(&mut a.read_exec, dir.to_path_buf());
+                    } else {
+                        // A program kept right in a home: that file alone.
+                        push(&mut a.read_exec, p.clone());
                     }
                 }
+            }
+        }
+    }
+    // An interpreter takes its program as an argument (`sh agent.sh`, `python3 agent.py`):
+    // an absolute argument naming an existing regular file may be read, that file alone
+    // (a relative one lies in the checkout, which is allowed already).
+    for arg in agent_argv.iter().skip(1) {
+        let p = Path::new(arg);
+        if p.is_absolute() && p.is_file() {
+            if let Ok(c) = fs::canonicalize(p) {
+                push(&mut a.read_exec, c);
             }
         }
     }
@@ -890,6 +912,12 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
             // Child: only system calls from here to exec.
             drop(sync_w);
             drop(st_r);
+            // The agent dies with the wrapper. The runner's timeout signals the wrapper's
+            // process group, which an agent leaves with `setsid`; as PID 1 of its own
+            // namespace it would then outlive the round. Set before the sync read: a
+            // wrapper that died earlier shows as EOF there.
+            // SAFETY: prctl with integer arguments only.
+            unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
             let mut b = [0u8; 1];
             if read_full(&sync_r, &mut b) != 1 {
                 // SAFETY: leave the child without unwinding into the parent's code.
@@ -986,10 +1014,11 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         0
     };
     drop(st_r);
-    let status =
-        wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e))?;
+    let wait =
+        || wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
 
     if got != REC_LEN {
+        wait()?;
         iso.refused = true;
         iso.missing
             .push("sandbox child ended before reporting".into());
@@ -1048,7 +1077,10 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         ));
     }
     iso.compute_level();
+    // Written before the wait: the agent is running by now, and a wrapper killed by a
+    // timeout must still leave the level its agent ran under.
     write_report(&req.report, &iso)?;
+    let status = wait()?;
 
     Ok(if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)

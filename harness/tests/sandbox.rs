@@ -1,0 +1,741 @@
+//! The sandbox against an adversary (issue 7): a round run with `tests/agents/adversary.sh`
+//! tries every channel by which a dispatched agent could learn what it must not know.
+//! Under `--sandbox full` every channel is closed; under `--sandbox none` the probe finds
+//! the channels open (which proves each probe can say "open") and the report says "none".
+//! Also: a preset agent with a node runtime outside the system folders still starts under
+//! the sandbox, the built-in baselines read nothing outside their checkout in any mode, and
+//! a timed-out agent that ignores SIGTERM (and left its process group) leaves nothing running.
+//!
+//! Every test here needs user namespaces and Landlock (`harness doctor`); the project's CI
+//! machine has them, so the tests fail rather than skip when a layer is missing.
+
+mod common;
+use common::*;
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The channels the adversary reports, each of which must appear in every answer.
+const CHANNELS: [&str; 24] = [
+    "proc_cmdline",
+    "ps_ef",
+    "parent_cmdline",
+    "ancestor_environ",
+    "inherited_env",
+    "sibling_checkouts",
+    "dispatch_folder",
+    "sibling_seal",
+    "temp_parent",
+    "out_list",
+    "out_read",
+    "out_write",
+    "labelmap",
+    "labelmap_folder",
+    "qset_read",
+    "seal_read",
+    "repo_tree",
+    "repo_plant",
+    "repo_write",
+    "repo_git",
+    "user_home_memory",
+    "user_home_write",
+    "fresh_home_memory",
+    "git_beyond_base",
+];
+
+/// A user's world: a repository with history before and after the base, the seal also in
+/// the repo's ignored plant folder, the qset and seal at their own paths, a "real" home
+/// with agent memory and a credential.
+struct World {
+    dir: tempfile::TempDir,
+    repo: PathBuf,
+    qset: PathBuf,
+    seal: PathBuf,
+    home: PathBuf,
+    base: String,
+    history: String,
+    later: String,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let history = make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small project.\n"),
+            ("old-notes.md", b"Notes that were later removed.\n"),
+        ],
+    );
+    let git = git2::Repository::open(&repo).unwrap();
+    std::fs::remove_file(repo.join("old-notes.md")).unwrap();
+    std::fs::write(repo.join(".gitignore"), "tracks/\n").unwrap();
+    std::fs::write(repo.join("guide.md"), "How the project is laid out.\n").unwrap();
+    let base = commit_all(&git, "base");
+    std::fs::write(repo.join("later.md"), "Written after the base.\n").unwrap();
+    let later = commit_all(&git, "later");
+
+    let (ta, tb) = (tok("adva"), tok("advb"));
+    let seal_text = format!("# Hand-off\nThe launch codename is {ta}.\nThe backup host is {tb}.\n");
+    // The user's own copy of the seal in the repo's ignored plant folder (DESIGN §4).
+    let plant = repo.join("tracks/_meta/compaction");
+    std::fs::create_dir_all(&plant).unwrap();
+    std::fs::write(plant.join("handoff.md"), &seal_text).unwrap();
+
+    let inputs = dir.path().join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let seal = inputs.join("handoff.md");
+    std::fs::write(&seal, &seal_text).unwrap();
+    let qset = inputs.join("questions.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["Q1", "positive", "What is the launch codename?", &ta],
+            ["Q2", "positive", "Which backup host is used?", &tb],
+        ],
+    );
+
+    let home = dir.path().join("userhome");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(
+        home.join(".claude/CLAUDE.md"),
+        "Global memory: remember the launch plan.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".claude/.credentials.json"),
+        "{\"token\":\"fake\"}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    World {
+        dir,
+        repo,
+        qset,
+        seal,
+        home,
+        base,
+        history,
+        later,
+    }
+}
+
+impl World {
+    fn out(&self, name: &str) -> PathBuf {
+        self.dir.path().join("results").join(name)
+    }
+
+    /// `harness run` over this world with the given agent and extra flags, the real home
+    /// replaced by the world's, and two marker variables in the harness's environment.
+    fn run(&self, out: &Path, agent: &str, extra: &[&str]) -> std::process::Output {
+        self.run_env(out, agent, extra, &[])
+    }
+
+    /// [`World::run`] with more variables in the harness's environment.
+    fn run_env(
+        &self,
+        out: &Path,
+        agent: &str,
+        extra: &[&str],
+        env: &[(&str, String)],
+    ) -> std::process::Output {
+        let mut c = harness();
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.arg("run")
+            .arg("--qset")
+            .arg(&self.qset)
+            .arg("--seal")
+            .arg(&self.seal)
+            .arg("--repo")
+            .arg(&self.repo)
+            .args(["--base-sha", &self.base])
+            .args(["--agent", agent])
+            .arg("--out")
+            .arg(out)
+            .args(["--reps", "1", "--quiet"])
+            .args(extra)
+            .current_dir(self.dir.path())
+            .env("HOME", &self.home)
+            .env("HARNESS_ADVERSARY_MARK", "set-by-test")
+            .env("ADVERSARY_PLAIN_MARK", "set-by-test")
+            .timeout(Duration::from_secs(240));
+        c.output().unwrap()
+    }
+
+    /// The adversary's agent spec: every secret path it is to try, given outright.
+    fn adversary(&self, out: &Path) -> String {
+        format!(
+            "command:sh {} {{prompt}} out={} repo={} qset={} seal={} home={} sha={} sha={} envmark=ADVERSARY_PLAIN_MARK envmark=HARNESS_ADVERSARY_MARK",
+            agents_dir().join("adversary.sh").display(),
+            out.display(),
+            self.repo.display(),
+            self.qset.display(),
+            self.seal.display(),
+            self.home.display(),
+            self.history,
+            self.later,
+        )
+    }
+}
+
+fn show(o: &std::process::Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Every dispatch's answer (`*_r1.txt`), by file name.
+fn answers(out: &Path) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for e in std::fs::read_dir(out).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with("_r1.txt") {
+            m.insert(name, std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    m
+}
+
+/// One answer of the adversary: channel → (open?, evidence).
+type Channels = BTreeMap<String, (bool, String)>;
+
+/// The adversary's lines: channel → (open?, evidence). Fails on a line of another shape.
+fn channels(answer: &str) -> Channels {
+    let mut m = BTreeMap::new();
+    for line in answer.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, rest) = line.split_once(": ").expect("`channel: state (evidence)`");
+        let open = if rest.starts_with("open (") {
+            true
+        } else if rest.starts_with("closed (") {
+            false
+        } else {
+            panic!("not an adversary line: {line}");
+        };
+        m.insert(name.to_string(), (open, rest.to_string()));
+    }
+    m
+}
+
+/// Runs the adversary round in `mode` and returns the parsed answers (four dispatches).
+fn adversary_round(w: &World, mode: &str, extra: &[&str]) -> (PathBuf, String, Vec<Channels>) {
+    let out = w.out(mode);
+    let mut flags = vec!["--sandbox", mode, "--jobs", "2"];
+    flags.extend_from_slice(extra);
+    // The real home on PATH (some users put `~` there): it must not become a runtime folder.
+    let path = format!(
+        "{}:{}",
+        w.home.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = w.run_env(&out, &w.adversary(&out), &flags, &[("PATH", path)]);
+    let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+        .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));
+    assert!(
+        done.contains("complete: yes"),
+        "every dispatch must answer:\n{done}\n{}",
+        show(&o)
+    );
+    let ans = answers(&out);
+    assert_eq!(ans.len(), 4, "2 questions x 2 arms: {ans:?}");
+    let parsed: Vec<_> = ans.values().map(|a| channels(a)).collect();
+    for p in &parsed {
+        for c in CHANNELS {
+            assert!(
+                p.contains_key(c),
+                "channel {c} missing from an answer: {p:?}"
+            );
+        }
+    }
+    (out, String::from_utf8_lossy(&o.stdout).into_owned(), parsed)
+}
+
+fn isolation_of(out: &Path) -> (String, String, String) {
+    let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let round: serde_json_lite::Value =
+        serde_json_lite::parse(&std::fs::read_to_string(out.join("round.json")).unwrap());
+    (done, report, round.isolation)
+}
+
+/// A tiny reader for `round.json`'s `isolation` field (the harness crate's dev-dependencies
+/// have no JSON parser, and this is the one field needed).
+mod serde_json_lite {
+    pub struct Value {
+        pub isolation: String,
+    }
+    pub fn parse(text: &str) -> Value {
+        let key = "\"isolation\":";
+        let at = text.find(key).expect("round.json has isolation") + key.len();
+        let rest = text[at..].trim_start();
+        let rest = rest.strip_prefix('"').expect("isolation is a string");
+        let end = rest.find('"').expect("closing quote");
+        Value {
+            isolation: rest[..end].to_string(),
+        }
+    }
+}
+
+/// The out-dir holds only what the harness writes.
+fn assert_out_dir_is_the_harness_own(out: &Path) {
+    let fixed = [
+        "ROUND_DONE",
+        "round.json",
+        "verdicts.csv",
+        "summary.json",
+        "report.md",
+        "report.html",
+    ];
+    for e in std::fs::read_dir(out).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let per_dispatch = name.split_once("_r1.").is_some_and(|(label, ext)| {
+            label.len() == 10
+                && label
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                && ["txt", "json", "prompt", "stderr", "raw", "err"].contains(&ext)
+        });
+        assert!(
+            fixed.contains(&name.as_str()) || per_dispatch,
+            "{name} in the out-dir was not written by the harness"
+        );
+    }
+}
+
+fn table(mode: &str, parsed: &[Channels]) {
+    eprintln!("--- adversary under --sandbox {mode} ---");
+    let mut names: Vec<&String> = parsed[0].keys().collect();
+    names.sort();
+    for n in names {
+        let open = parsed.iter().filter(|p| p[n].0).count();
+        eprintln!(
+            "{n:<20} open in {open}/{}   e.g. {}",
+            parsed.len(),
+            parsed.iter().find(|p| p[n].0).unwrap_or(&parsed[0])[n].1
+        );
+    }
+}
+
+#[test]
+fn full_sandbox_closes_every_channel_the_adversary_tries() {
+    let w = world();
+    let (out, stdout, parsed) = adversary_round(&w, "full", &["--keep-checkouts"]);
+    table("full", &parsed);
+    for p in &parsed {
+        let open: Vec<String> = p
+            .iter()
+            .filter(|(_, v)| v.0)
+            .map(|(k, v)| format!("{k}: {}", v.1))
+            .collect();
+        assert!(
+            open.is_empty(),
+            "open under --sandbox full:\n{}",
+            open.join("\n")
+        );
+    }
+    // The evidence is the sandbox's, not an absence: the paths were known and denied.
+    let seal_read = &parsed[0]["seal_read"].1;
+    assert!(seal_read.contains("Permission denied"), "{seal_read}");
+    let procs = &parsed[0]["proc_cmdline"].1;
+    assert!(procs.contains("1 command lines visible"), "{procs}");
+
+    let (done, report, iso) = isolation_of(&out);
+    assert_eq!(iso, "full");
+    assert!(done.contains("isolation: full"), "{done}");
+    assert!(report.contains("isolation full"), "{report}");
+    assert_out_dir_is_the_harness_own(&out);
+    assert!(!std::fs::read_dir(&w.home)
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().contains("adversary")));
+
+    // Item 3: the temp root and every per-dispatch folder are 0700.
+    let kept = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("checkouts kept under "))
+        .expect("--keep-checkouts names the temp root");
+    let root = PathBuf::from(kept.trim());
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&root), 0o700, "{}", root.display());
+    let mut n = 0;
+    for e in std::fs::read_dir(&root).unwrap().flatten() {
+        n += 1;
+        assert_eq!(mode(&e.path()), 0o700, "{}", e.path().display());
+    }
+    assert_eq!(n, 5, "one template and four dispatch folders");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn no_sandbox_leaves_the_channels_open_and_the_report_says_none() {
+    let w = world();
+    let (out, _, parsed) = adversary_round(&w, "none", &[]);
+    table("none", &parsed);
+    // What the runner alone closes, in every mode: the environment, the fresh home, the
+    // checkout's history, and the labelmap (written only after every dispatch ended).
+    for p in &parsed {
+        for c in [
+            "inherited_env",
+            "fresh_home_memory",
+            "git_beyond_base",
+            "labelmap",
+        ] {
+            assert!(!p[c].0, "{c} is open even without a sandbox: {}", p[c].1);
+        }
+        // What only the sandbox closes: the probe must see each of these open here, or it
+        // could not have told "closed" from "not looked".
+        for c in [
+            "proc_cmdline",
+            "ps_ef",
+            "parent_cmdline",
+            "ancestor_environ",
+            "sibling_checkouts",
+            "dispatch_folder",
+            "temp_parent",
+            "out_list",
+            "out_read",
+            "out_write",
+            "labelmap_folder",
+            "qset_read",
+            "seal_read",
+            "repo_tree",
+            "repo_plant",
+            "repo_write",
+            "repo_git",
+            "user_home_memory",
+            "user_home_write",
+        ] {
+            assert!(p[c].0, "{c} should be open without a sandbox: {}", p[c].1);
+        }
+    }
+    let (done, report, iso) = isolation_of(&out);
+    assert_eq!(iso, "none");
+    assert!(done.contains("isolation: none"), "{done}");
+    assert!(
+        report.contains("isolation none"),
+        "the report prints the isolation level: {report}"
+    );
+}
+
+/// `--sandbox landlock` (no namespaces) closes every file channel, and the report says
+/// "landlock". The process channels are recorded, not asserted: without a PID namespace
+/// the harness's command line is visible, and on the kernel this was written on its
+/// `/proc/<pid>/environ` was readable too (the printed table says what this one does).
+#[test]
+fn landlock_mode_closes_the_file_channels() {
+    let w = world();
+    let (out, _, parsed) = adversary_round(&w, "landlock", &[]);
+    table("landlock", &parsed);
+    let process_channels = [
+        "proc_cmdline",
+        "ps_ef",
+        "parent_cmdline",
+        "ancestor_environ",
+    ];
+    for p in &parsed {
+        for (c, (open, ev)) in p {
+            if !process_channels.contains(&c.as_str()) {
+                assert!(!open, "{c} open under --sandbox landlock: {ev}");
+            }
+        }
+    }
+    let (done, report, iso) = isolation_of(&out);
+    assert_eq!(iso, "landlock");
+    assert!(done.contains("isolation: landlock"), "{done}");
+    assert!(report.contains("isolation landlock"), "{report}");
+}
+
+/// The node runtime's install as nvm lays it out, with a fake `claude` CLI in it: a
+/// symlinked `bin/claude` to a `cli.js` run by `#!/usr/bin/env node`, where `node` is this
+/// install's own (a launcher for the system node, so the install folder must be readable
+/// and executable), reading its package files, checking its credential, writing its home
+/// and its tmp, and printing Claude Code's JSON result.
+fn fake_claude(root: &Path) -> PathBuf {
+    let prefix = root.join("nvm/versions/node/v20.0.0");
+    let pkg = prefix.join("lib/node_modules/@anthropic-ai/claude-code");
+    std::fs::create_dir_all(pkg.join("vendor")).unwrap();
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    let node = prefix.join("bin/node");
+    std::fs::write(&node, "#!/bin/sh\nexec /usr/bin/node \"$@\"\n").unwrap();
+    std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(pkg.join("package.json"), "{\"name\":\"fake-claude\"}\n").unwrap();
+    std::fs::write(pkg.join("vendor/rules.txt"), "vendor file\n").unwrap();
+    let cli = r#"#!/usr/bin/env node
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const args = process.argv.slice(2);
+const need = (c, m) => { if (!c) { process.stderr.write(m + '\n'); process.exit(3); } };
+need(args[0] === '-p', 'not print mode');
+const model = args[args.indexOf('--model') + 1];
+const prompt = args[args.indexOf('--') + 1];
+JSON.parse(fs.readFileSync(path.join(__dirname, 'package.json'), 'utf8'));
+fs.readFileSync(path.join(__dirname, 'vendor', 'rules.txt'), 'utf8');
+const config = process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude');
+need(fs.existsSync(path.join(config, '.credentials.json')), 'Invalid API key: please run /login');
+const memory = fs.existsSync(path.join(config, 'CLAUDE.md')) ? 'leaked' : 'absent';
+const slug = process.cwd().replace(/[^A-Za-z0-9]/g, '-');
+fs.mkdirSync(path.join(config, 'projects', slug), { recursive: true });
+fs.appendFileSync(path.join(config, 'projects', slug, 'session.jsonl'), JSON.stringify({ prompt }) + '\n');
+fs.writeFileSync(path.join(os.homedir(), '.claude.json'), '{"numStartups":1}');
+fs.writeFileSync(path.join(os.tmpdir(), 'claude-scratch'), 'x');
+const result = `fake claude ${model} answered; memory ${memory}; question: ${prompt.split('\n')[0]}`;
+process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result }) + '\n');
+"#;
+    let cli_path = pkg.join("cli.js");
+    std::fs::write(&cli_path, cli).unwrap();
+    std::fs::set_permissions(&cli_path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink(
+        "../lib/node_modules/@anthropic-ai/claude-code/cli.js",
+        prefix.join("bin/claude"),
+    )
+    .unwrap();
+    prefix.join("bin")
+}
+
+#[test]
+fn claude_preset_with_its_node_runtime_starts_under_the_full_sandbox() {
+    let w = world();
+    let tools = tempfile::tempdir().unwrap();
+    let bin = fake_claude(tools.path());
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let out = w.out("claude");
+    let mut c = harness();
+    c.arg("run")
+        .arg("--qset")
+        .arg(&w.qset)
+        .arg("--seal")
+        .arg(&w.seal)
+        .arg("--repo")
+        .arg(&w.repo)
+        .args(["--base-sha", &w.base])
+        .args(["--agent", "claude", "--model", "fake-model"])
+        .arg("--out")
+        .arg(&out)
+        .args(["--reps", "1", "--quiet", "--sandbox", "full"])
+        .current_dir(w.dir.path())
+        .env("HOME", &w.home)
+        .env("PATH", &path)
+        .timeout(Duration::from_secs(240));
+    let o = c.output().unwrap();
+    let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+        .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));
+    assert!(done.contains("complete: yes"), "{done}\n{}", show(&o));
+    assert!(done.contains("isolation: full"), "{done}");
+    let ans = answers(&out);
+    assert_eq!(ans.len(), 4);
+    for (name, a) in &ans {
+        // The answer is the extracted `result`, not the JSON around it.
+        assert!(
+            a.starts_with("fake claude fake-model answered; memory absent; question: "),
+            "{name}: {a}"
+        );
+        assert!(!a.contains("\"type\""), "{name}: {a}");
+    }
+}
+
+/// Item 5: the baselines read nothing outside their checkout, sandbox or not. The prompt
+/// names files outside the checkout (absolute, `../`, and a symlink in the base leading
+/// out); the outside files hold the answer words and a token. Both baselines answer the
+/// same under `none` and `full` (so the sandbox never had to stop them), and never with
+/// the outside token.
+#[test]
+fn baselines_read_only_their_checkout_in_every_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside_tok = tok("outside");
+    let outside = dir.path().join("outside.md");
+    std::fs::write(
+        &outside,
+        format!("The harbour pilot schedule code is {outside_tok}.\n"),
+    )
+    .unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo, &[("docs/intro.md", b"An introduction.\n")]);
+    std::os::unix::fs::symlink(&outside, repo.join("docs/pilot.md")).unwrap();
+    let git = git2::Repository::open(&repo).unwrap();
+    let base = commit_all(&git, "a symlink leading out of the tree");
+    let inside_tok = tok("inside");
+    let seal = dir.path().join("seal.md");
+    std::fs::write(
+        &seal,
+        format!("The crane inspection slot is {inside_tok}.\n"),
+    )
+    .unwrap();
+    // The outside paths are named by the protocol text, after the question, so the
+    // question's own words match the outside line exactly.
+    let protocol = dir.path().join("protocol.txt");
+    std::fs::write(
+        &protocol,
+        format!(
+            "Sources you may consult: {} ../outside.md docs/pilot.md\n",
+            outside.display()
+        ),
+    )
+    .unwrap();
+    let qset = dir.path().join("q.tsv");
+    let q1 = "What is the harbour pilot schedule code?";
+    write_qset(
+        &qset,
+        &[
+            ["Q1", "negative", q1, &outside_tok],
+            [
+                "Q2",
+                "positive",
+                "What is the crane inspection slot?",
+                &inside_tok,
+            ],
+        ],
+    );
+    for agent in ["baseline-grep", "baseline-grep-all"] {
+        let mut by_mode: Vec<BTreeMap<String, String>> = Vec::new();
+        for mode in ["none", "full"] {
+            let out = dir.path().join(format!("{agent}-{mode}"));
+            let o = harness()
+                .arg("run")
+                .arg("--qset")
+                .arg(&qset)
+                .arg("--seal")
+                .arg(&seal)
+                .arg("--repo")
+                .arg(&repo)
+                .args(["--base-sha", &base, "--agent", agent, "--deliver"])
+                .arg("--protocol")
+                .arg(&protocol)
+                .arg("--out")
+                .arg(&out)
+                .args(["--reps", "1", "--quiet", "--sandbox", mode])
+                .current_dir(dir.path())
+                .timeout(Duration::from_secs(240))
+                .output()
+                .unwrap();
+            let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+                .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));
+            assert!(
+                done.contains("complete: yes"),
+                "{agent} {mode}: {done}\n{}",
+                show(&o)
+            );
+            assert!(done.contains(&format!("isolation: {mode}")), "{done}");
+            // Answers keyed by (question, arm) through the labelmap.
+            let lm = std::fs::read_to_string(dir.path().join(format!("{agent}-{mode}.labelmap")))
+                .unwrap();
+            let mut m = BTreeMap::new();
+            for line in lm.lines() {
+                let f: Vec<&str> = line.split('|').collect();
+                let a = std::fs::read_to_string(out.join(format!("{}_r1.txt", f[0]))).unwrap();
+                assert!(
+                    !a.contains(&outside_tok),
+                    "{agent} under {mode} read outside its checkout: {a}"
+                );
+                m.insert(format!("{} {}", f[1], f[2]), a);
+            }
+            assert_eq!(m.len(), 4);
+            let arm_q2 = &m["Q2 ARM"];
+            assert!(
+                arm_q2.contains(&inside_tok),
+                "{agent} under {mode} answers from its own checkout: {arm_q2}"
+            );
+            by_mode.push(m);
+        }
+        assert_eq!(
+            by_mode[0], by_mode[1],
+            "{agent}: the sandbox changed an answer"
+        );
+    }
+}
+
+/// An agent that ignores SIGTERM, and whose PID-1 process has left the wrapper's process
+/// group (`setsid`), with children of its own: `--timeout 2` under `--sandbox full` ends
+/// the dispatch as timed out within the grace, and nothing it started survives.
+#[test]
+fn timeout_under_the_full_sandbox_leaves_no_process_behind() {
+    let w = world();
+    let tools = tempfile::tempdir().unwrap();
+    let nonce = std::process::id() * 7 + 100_000;
+    let (a, b, c_) = (nonce, nonce + 1, nonce + 2);
+    let script = tools.path().join("stubborn.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             trap '' TERM\n\
+             if [ -z \"$STUBBORN_DETACHED\" ]; then STUBBORN_DETACHED=1 exec setsid sh \"$0\" \"$@\"; fi\n\
+             setsid sleep {a} &\n\
+             sleep {b} &\n\
+             sleep {c_}\n"
+        ),
+    )
+    .unwrap();
+    let out = w.out("timeout");
+    let t0 = Instant::now();
+    let o = w.run(
+        &out,
+        &format!("command:sh {} {{prompt}}", script.display()),
+        &[
+            "--sandbox",
+            "full",
+            "--timeout",
+            "2",
+            "--arms",
+            "CTRL",
+            "--jobs",
+            "2",
+        ],
+    );
+    let took = t0.elapsed();
+    let errs: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".err"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert_eq!(errs.len(), 2, "both dispatches fail\n{}", show(&o));
+    for e in &errs {
+        assert!(e.contains("timed out"), "{e}");
+    }
+    // The wrapper reported its layers before the agent was killed.
+    let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+    assert!(done.contains("isolation: full\n"), "{done}");
+    assert!(
+        took < Duration::from_secs(20),
+        "timeout 2s + grace 3s took {took:?}"
+    );
+    // (pid, command line) of every process this test started that is still running.
+    let script_s = script.display().to_string();
+    let survivors = || -> Vec<(i32, String)> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let pid: i32 = e.file_name().to_str()?.parse().ok()?;
+                let c = std::fs::read(e.path().join("cmdline")).ok()?;
+                Some((pid, String::from_utf8_lossy(&c).replace('\0', " ")))
+            })
+            .filter(|(_, c)| {
+                [a, b, c_].iter().any(|n| c.trim() == format!("sleep {n}")) || c.contains(&script_s)
+            })
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let mut left;
+    loop {
+        left = survivors();
+        if left.is_empty() || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Clean up before failing, so a red run leaves no sleepers behind.
+    for (pid, _) in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(left.is_empty(), "survived the timeout: {left:?}");
+}
