@@ -150,7 +150,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
     /// Seconds before an agent's whole process group is killed.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Retries for infrastructure failures only (failed to start, killed, timed out).
     #[arg(long, default_value_t = 0)]

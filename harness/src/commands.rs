@@ -140,6 +140,13 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         .seal
         .and_then(|p| p.file_name())
         .map(|n| n.to_string_lossy().into_owned());
+    // The planted path is what `--deliver` puts in ARM's prompt, and what `ls` shows.
+    if let Some(n) = &seal_name {
+        extra.push((
+            "the planted seal path".into(),
+            format!("{}/{n}", plant.dir()).into_bytes(),
+        ));
+    }
     let report = gate::check(&GateInput {
         qset: &qset,
         qset_path: a.qset,

@@ -56,7 +56,7 @@ pub fn load(repo_root: Option<&Path>) -> Result<Loaded> {
             let config: Config = toml::from_str(&text).map_err(|e| {
                 let line = e
                     .span()
-                    .map(|s| text[..s.start].lines().count().max(1))
+                    .map(|s| text[..s.start].matches('\n').count() + 1)
                     .unwrap_or(0);
                 crate::exit::Fail::new(
                     crate::exit::Exit::Usage,
@@ -95,6 +95,9 @@ mod tests {
         )
         .unwrap();
         let err = load(Some(dir.path())).err().unwrap();
-        assert!(err.to_string().contains("harness.toml:"), "{err}");
+        assert!(
+            err.to_string().contains("harness.toml:2:"),
+            "the typo is on line 2: {err}"
+        );
     }
 }

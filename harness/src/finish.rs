@@ -113,8 +113,22 @@ pub fn exit_of_verdict(v: InstrumentVerdict) -> Exit {
     }
 }
 
-/// Writes the four report files into `dir` and returns the terminal rendering.
-pub fn write_reports(dir: &Path, report: &Report) -> Result<String> {
+/// The report as the terminal shows it: every qset token and true value in the answer
+/// excerpts replaced by `‹token›`. The out-dir's files keep the answers whole (they are the
+/// answers); stdout becomes logs, and logs must never carry a token back into a repository.
+pub fn masked_for_terminal(report: &Report, qset: &Qset) -> Report {
+    let mut needles: Vec<&str> = qset.questions.iter().map(|q| q.token.as_str()).collect();
+    needles.extend(qset.questions.iter().filter_map(|q| q.general.as_deref()));
+    let masker = crate::gate::Masker::new(&needles);
+    let mut masked = report.clone();
+    for r in &mut masked.rows {
+        r.excerpt = masker.mask(&r.excerpt);
+    }
+    masked
+}
+
+/// Writes the four report files into `dir` and returns the terminal rendering (tokens masked).
+pub fn write_reports(dir: &Path, report: &Report, qset: &Qset) -> Result<String> {
     let files: [&dyn Render; 4] = [
         &reports::csv::Csv,
         &reports::json::Json,
@@ -124,7 +138,7 @@ pub fn write_reports(dir: &Path, report: &Report) -> Result<String> {
     for r in files {
         crate::manifest::write_atomic(&dir.join(r.file_name()), r.render(report).as_bytes(), true)?;
     }
-    Ok(terminal().render(report))
+    Ok(terminal().render(&masked_for_terminal(report, qset)))
 }
 
 /// The terminal renderer for this process: colour only on a terminal without `NO_COLOR`.
@@ -167,10 +181,10 @@ pub fn finish_round(
     let meta = meta_of(record, qset);
     let report = Report::new(meta, rows);
     let (verdict_line, exit) = if complete {
-        let text = write_reports(out, &report)?;
+        let text = write_reports(out, &report, qset)?;
         print!("{text}");
         let v = report.summary.verdict;
-        (v.name().to_string(), exit_of_verdict(v))
+        (report.summary.verdict_display(), exit_of_verdict(v))
     } else {
         crate::manifest::write_atomic(
             &out.join(reports::csv::Csv.file_name()),
@@ -215,7 +229,7 @@ pub fn write_round_done(
 ) -> Result<()> {
     let c = &record.counts;
     let mut text = String::new();
-    text.push_str("round: done\n");
+    text.push_str("round: finished (every dispatch ended and every answer was scored)\n");
     text.push_str(&format!(
         "complete: {} (answers == rows and dispatch_errors == 0)\n",
         if complete { "yes" } else { "NO" }
@@ -224,6 +238,14 @@ pub fn write_round_done(
     text.push_str(&format!("rows: {}\n", c.planned));
     text.push_str(&format!("dispatch_errors: {}\n", c.failed));
     text.push_str(&format!("verdict: {verdict}\n"));
+    text.push_str(&format!(
+        "claimed: {}\n",
+        if complete && report.summary.verdict_claimed {
+            "yes"
+        } else {
+            "no"
+        }
+    ));
     if complete {
         if let Some(w) = &report.summary.watermark {
             text.push_str(&format!("watermark: {w}\n"));

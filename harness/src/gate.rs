@@ -140,11 +140,46 @@ impl GateReport {
     }
 }
 
-fn shown_paths(paths: &[String]) -> String {
+/// Hides every needle inside a shown name: a file may be *named* after a token, and the gate
+/// never prints a token (stderr becomes logs, and logs become corpus).
+pub struct Masker(Option<regex::Regex>);
+
+impl Masker {
+    /// A masker for these needles (case-insensitive, like the search).
+    pub fn new(needles: &[&str]) -> Masker {
+        let alts: Vec<String> = needles
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| regex::escape(n))
+            .collect();
+        if alts.is_empty() {
+            return Masker(None);
+        }
+        Masker(
+            regex::RegexBuilder::new(&alts.join("|"))
+                .case_insensitive(true)
+                .size_limit(1 << 26)
+                .build()
+                .ok(),
+        )
+    }
+
+    /// The text with every needle replaced by `‹token›`. If the mask could not be built, the
+    /// whole text is withheld rather than risk showing a token.
+    pub fn mask(&self, text: &str) -> String {
+        match &self.0 {
+            Some(re) => re.replace_all(text, "‹token›").into_owned(),
+            None if text.is_empty() => String::new(),
+            None => "‹withheld›".into(),
+        }
+    }
+}
+
+fn shown_paths(paths: &[String], masker: &Masker) -> String {
     let mut s: Vec<String> = paths
         .iter()
         .take(PATHS_SHOWN)
-        .map(|p| clean_line(p, 120))
+        .map(|p| clean_line(&masker.mask(p), 120))
         .collect();
     if paths.len() > PATHS_SHOWN {
         s.push(format!("and {} more", paths.len() - PATHS_SHOWN));
@@ -185,10 +220,17 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             format!("contamination search failed; that is not \"0 hits\": {e}"),
         )
     })?;
+    let masker = Masker::new(&needles);
     let mut extra_hits: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
     for (name, bytes) in &input.extra_corpus {
         for i in set.find_in(bytes) {
             extra_hits[i].push(name.clone());
+        }
+    }
+    // File names are seen too (`ls`): a file named after a token hands it over.
+    for e in &input.corpus.entries {
+        for i in set.find_in(e.path.as_bytes()) {
+            extra_hits[i].push(format!("the file name {}", e.path));
         }
     }
     let mut contaminated_rows = Vec::new();
@@ -201,7 +243,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
                 x.qid,
                 x.kind,
                 paths.len(),
-                shown_paths(&paths)
+                shown_paths(&paths, &masker)
             ));
         }
     }
@@ -222,7 +264,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     if !report.not_searched.is_empty() {
         detail.push(format!(
             "not searched (submodules, not followed): {}",
-            shown_paths(&report.not_searched)
+            shown_paths(&report.not_searched, &masker)
         ));
     }
     let status = if contaminated_rows.is_empty() {
@@ -256,7 +298,11 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
                     q[*i].qid
                 )
             } else {
-                format!("{}: general value in {}", q[*i].qid, shown_paths(&paths))
+                format!(
+                    "{}: general value in {}",
+                    q[*i].qid,
+                    shown_paths(&paths, &masker)
+                )
             });
         }
         axes.push(Axis {
@@ -287,7 +333,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             detail.push(format!(
                 "{} is tracked at base as {}",
                 t.file.display(),
-                shown_paths(&places)
+                shown_paths(&places, &masker)
             ));
         }
     }

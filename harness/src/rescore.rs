@@ -168,6 +168,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     } else {
         None
     };
+    let record_present = record.is_some();
     let (qset, shown) = qset_for(record.as_ref(), opts)?;
     let entries = entries_of(out, &qset, record.as_ref().map(|r| r.reps))?;
     let rows = finish::score_entries(out, &qset, &entries)?;
@@ -197,7 +198,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
     ));
     std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let text = finish::write_reports(&dir, &report)?;
+    let text = finish::write_reports(&dir, &report, &qset)?;
     print!("{text}");
 
     let mut moved = Vec::new();
@@ -234,7 +235,43 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         "rescore written to {} (the original files are untouched)",
         dir.display()
     );
-    Ok(finish::exit_of_verdict(report.summary.verdict))
+    match completion(out, record_present) {
+        Completion::Complete => Ok(finish::exit_of_verdict(report.summary.verdict)),
+        Completion::Unknown => {
+            println!("completeness UNVERIFIED: a seed-style round without a completion marker; the verdict above assumes every answer is here");
+            Ok(finish::exit_of_verdict(report.summary.verdict))
+        }
+        Completion::Incomplete(why) => {
+            println!(
+                "ROUND INCOMPLETE ({why}): the rows above are re-scored, but no verdict is claimed"
+            );
+            Ok(Exit::Incomplete)
+        }
+    }
+}
+
+/// Whether the round being re-scored finished: read from its marker only, never from a count.
+enum Completion {
+    Complete,
+    Unknown,
+    Incomplete(String),
+}
+
+fn completion(out: &Path, record_present: bool) -> Completion {
+    for name in ["ROUND_DONE", "_ROUND_DONE"] {
+        if let Ok(text) = std::fs::read_to_string(out.join(name)) {
+            return if text.lines().any(|l| l.starts_with("complete: yes")) {
+                Completion::Complete
+            } else {
+                Completion::Incomplete(format!("{name} does not say complete: yes"))
+            };
+        }
+    }
+    if record_present {
+        Completion::Incomplete("round.json but no ROUND_DONE: the round never finished".into())
+    } else {
+        Completion::Unknown
+    }
 }
 
 fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {

@@ -414,7 +414,9 @@ pub fn verdict_lanes() -> Vec<Lane> {
         let report = reports::Report::new(meta.clone(), f.rows.clone());
         let v = report.summary.verdict;
         let exit = crate::finish::exit_of_verdict(v);
-        let want_exit = crate::finish::exit_of_verdict(f.expected);
+        // The wanted code comes from the verdict's own table (reports), not from the mapping
+        // under test, so a wrong mapping turns the lane red.
+        let want_exit = f.expected.exit_code();
         lanes.push(Lane {
             id: format!("V{}", i + 1),
             description: format!("verdict lane: {}", f.name),
@@ -431,7 +433,7 @@ pub fn verdict_lanes() -> Vec<Lane> {
             want: format!(
                 "{} (exit {}){}",
                 f.expected.name(),
-                want_exit.code(),
+                want_exit,
                 if f.claimed { "" } else { ", not claimed" }
             ),
         });

@@ -21,8 +21,9 @@ pub enum Error {
         line: usize,
         found: usize,
     },
-    /// The qid is empty or holds a character outside `[A-Za-z0-9_-]`.
-    #[error("{file}:{line}: bad qid '{qid}' (must match [A-Za-z0-9_-]+)")]
+    /// The qid is empty or holds a character outside `[A-Za-z0-9_-]`. The value is not echoed:
+    /// a shifted row can put a token in the qid column, and errors become logs.
+    #[error("{file}:{line}: bad qid in column 1 (a value of {} characters; must match [A-Za-z0-9_-]+)", .qid.chars().count())]
     BadQid {
         file: String,
         line: usize,
@@ -36,8 +37,9 @@ pub enum Error {
         qid: String,
         first_line: usize,
     },
-    /// The kind is not `positive`, `negative` or `conflict` (exact, lowercase).
-    #[error("{file}:{line}: unknown kind '{kind}' (expected positive, negative or conflict)")]
+    /// The kind is not `positive`, `negative` or `conflict` (exact, lowercase). The value is not
+    /// echoed: a shifted row puts the question or the token in the kind column.
+    #[error("{file}:{line}: unknown kind in column 2 (a value of {} characters; expected positive, negative or conflict)", .kind.chars().count())]
     UnknownKind {
         file: String,
         line: usize,
