@@ -546,6 +546,117 @@ fn pids_in(path: &Path) -> Vec<i32> {
         .collect()
 }
 
+/// Starts `harness run` on `f` with `flags` as a plain child process (stdout and stderr to
+/// `<name>.stdout` / `<name>.stderr` in the fixture's folder), for signalling.
+fn spawn_round(f: &Fixture, flags: &[&str], name: &str) -> std::process::Child {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"));
+    cmd.env("HOME", &f.user_home)
+        .env("NO_COLOR", "1")
+        .arg("run")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--out")
+        .arg(&f.out)
+        .arg("--quiet")
+        .args(flags)
+        .stdout(std::fs::File::create(f.dir.path().join(format!("{name}.stdout"))).unwrap())
+        .stderr(std::fs::File::create(f.dir.path().join(format!("{name}.stderr"))).unwrap());
+    cmd.spawn().unwrap()
+}
+
+/// Polls `ready` until it holds; fails when the harness ends first or after 60 s.
+fn wait_for(child: &mut std::process::Child, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready() {
+        assert!(Instant::now() < deadline, "the round never got going");
+        assert!(child.try_wait().unwrap().is_none(), "harness ended early");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Ctrl-C: SIGINT to the harness process alone, then its exit status (within 30 s).
+fn interrupt(child: &mut std::process::Child) -> std::process::ExitStatus {
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("harness did not stop within 30 s of Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Live processes whose command line is exactly `argv`, found in /proc.
+fn processes_running(argv: &[&str]) -> Vec<i32> {
+    let want: Vec<u8> = argv
+        .iter()
+        .flat_map(|a| [a.as_bytes(), b"\0"].concat())
+        .collect();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == want))
+        .filter(|pid| alive(*pid))
+        .collect()
+}
+
+#[test]
+fn ctrl_c_stops_sandboxed_agents_too() {
+    let mut rows = standard_rows();
+    rows.truncate(1);
+    let t = tok("sx");
+    rows.push((
+        "Q_slow".into(),
+        "positive",
+        "Answer slowly: which region hosts the backup bucket?".into(),
+        t.clone(),
+        Some(format!("backup bucket region: {t}")),
+    ));
+    let f = Fixture::with_rows(rows);
+    // A sleep length no other test uses, so /proc tells this test's stragglers apart.
+    let secs = (30_000 + std::process::id() % 10_000).to_string();
+    let spec = agent("stall.sh", &[&f.state, Path::new(&secs)]);
+    let flags = [
+        "--agent",
+        spec.as_str(),
+        "--reps",
+        "1",
+        "--jobs",
+        "4",
+        "--sandbox",
+        "auto",
+    ];
+    let mut child = spawn_round(&f, &flags, "sandboxed");
+    wait_for(&mut child, || {
+        !files_with_ext(&f.out, "txt").is_empty() && processes_running(&["sleep", &secs]).len() >= 2
+    });
+    let status = interrupt(&mut child);
+    let err = std::fs::read_to_string(f.dir.path().join("sandboxed.stderr")).unwrap();
+    assert_eq!(status.code(), Some(13), "{err}");
+    std::thread::sleep(Duration::from_millis(200));
+    let survivors = processes_running(&["sleep", &secs]);
+    for p in &survivors {
+        // SAFETY: cleaning up what the test started through the harness.
+        unsafe {
+            libc::kill(*p, libc::SIGKILL);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "sandboxed agents survived Ctrl-C: {survivors:?}"
+    );
+    assert_eq!(f.labelmap().len(), 4);
+}
+
 #[test]
 fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     let mut rows = standard_rows();
@@ -577,52 +688,17 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
         "--sandbox",
         "none",
     ];
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"));
-    cmd.env("HOME", &f.user_home)
-        .env("NO_COLOR", "1")
-        .arg("run")
-        .arg("--qset")
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("--out")
-        .arg(&f.out)
-        .arg("--quiet")
-        .args(flags)
-        .stdout(std::fs::File::create(f.dir.path().join("first.stdout")).unwrap())
-        .stderr(std::fs::File::create(f.dir.path().join("first.stderr")).unwrap());
-    let mut child = cmd.spawn().unwrap();
+    let mut child = spawn_round(&f, &flags, "first");
     let pids_file = f.state.join("pids");
-    let deadline = Instant::now() + Duration::from_secs(60);
     // At least one answer written and at least one slow agent running (4 of them stall).
-    loop {
-        let answered = !files_with_ext(&f.out, "txt").is_empty();
-        if answered && pids_in(&pids_file).len() >= 2 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the round never got going");
-        assert!(child.try_wait().unwrap().is_none(), "harness ended early");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(&mut child, || {
+        !files_with_ext(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
+    });
     assert!(
         !f.labelmap_path().exists(),
         "the labelmap exists while agents run"
     );
-    // SAFETY: signalling our own child.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("harness did not stop within 30 s of Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = interrupt(&mut child);
     let first_err = std::fs::read_to_string(f.dir.path().join("first.stderr")).unwrap();
     assert_eq!(status.code(), Some(13), "{first_err}");
     // No agent and no child of an agent survives.
