@@ -664,6 +664,25 @@ pub fn allowed_paths(
             }
         }
     }
+    // `sh /abs/agent.sh`, `python3 -u /abs/agent.py`: the script named by the first
+    // non-option argument is the agent's runtime too; without its folder the interpreter
+    // cannot open it and the dispatch ends as an empty answer.
+    if let Some(script) = agent_argv
+        .iter()
+        .skip(1)
+        .find(|a| !a.as_bytes().starts_with(b"-"))
+        .map(Path::new)
+        .filter(|p| p.is_absolute() && p.is_file())
+    {
+        for p in [Some(script.to_path_buf()), fs::canonicalize(script).ok()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(dir) = p.parent().filter(|d| !is_too_broad(d)) {
+                push(&mut a.read_exec, dir.to_path_buf());
+            }
+        }
+    }
     push(&mut a.read_only, PathBuf::from("/sys"));
     for d in DEVICES {
         push(&mut a.devices, PathBuf::from(d));
