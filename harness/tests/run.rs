@@ -374,13 +374,18 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
     }
 }
 
-fn probe_round(sandbox: &str) {
+/// A probe round; `via_sh` names the script as `sh <script>` instead of as argv[0].
+fn probe_round(sandbox: &str, via_sh: bool) {
     let f = Fixture::new();
     let out_parent = f.out.parent().unwrap().to_path_buf();
     std::fs::create_dir_all(&out_parent).unwrap();
+    let mut spec = agent("probe.sh", &[&f.out, &out_parent]);
+    if via_sh {
+        spec = spec.replacen("command:", "command:sh ", 1);
+    }
     let o = f.run(&[
         "--agent",
-        &agent("probe.sh", &[&f.out, &out_parent]),
+        &spec,
         "--reps",
         "1",
         "--jobs",
@@ -422,12 +427,13 @@ fn probe_round(sandbox: &str) {
 
 #[test]
 fn probe_sees_only_its_own_checkout_without_sandbox() {
-    probe_round("none");
+    probe_round("none", false);
 }
 
 #[test]
 fn probe_sees_only_its_own_checkout_under_sandbox_auto() {
-    probe_round("auto");
+    // `sh <script>`: the sandbox must let the interpreter read the script it was given.
+    probe_round("auto", true);
 }
 
 #[test]
