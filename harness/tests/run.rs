@@ -470,11 +470,21 @@ fn seal_reader_passes_arm_positives_and_both_negatives() {
 
 #[test]
 fn timed_out_agent_fails_its_dispatch_and_the_round_is_incomplete() {
-    let f = Fixture::with_rows(standard_rows().into_iter().take(1).collect());
+    let mut rows = standard_rows();
+    rows.truncate(1);
+    let t = tok("to");
+    rows.push((
+        "Q_slow".into(),
+        "positive",
+        "Answer slowly: which region hosts the backup bucket?".into(),
+        t.clone(),
+        Some(format!("backup bucket region: {t}")),
+    ));
+    let f = Fixture::with_rows(rows);
     let t0 = Instant::now();
     let o = f.run(&[
         "--agent",
-        &agent("sleeper.sh", &[]),
+        &agent("stall.sh", &[&f.state]),
         "--reps",
         "1",
         "--timeout",
@@ -487,22 +497,31 @@ fn timed_out_agent_fails_its_dispatch_and_the_round_is_incomplete() {
     assert_eq!(o.status.code(), Some(13), "{ctx}");
     let done = f.round_done();
     assert!(done.contains("complete: NO"), "{done}");
+    assert!(done.contains("answers: 2"), "{done}");
     assert!(done.contains("dispatch_errors: 2"), "{done}");
-    assert!(
-        files_with_ext(&f.out, "txt").is_empty(),
-        "a timed-out dispatch left an answer"
-    );
+    assert!(done.contains("verdict: none"), "{done}");
+    let map = f.labelmap();
+    assert_eq!(map.len(), 4);
+    // The stalled question failed in both arms; the other one answered in both.
     let errs = files_with_ext(&f.out, "err");
     assert_eq!(errs.len(), 2, "{ctx}");
     for (stem, e) in &errs {
+        assert_eq!(map[&split_stem(stem).0].0, "Q_slow", "{stem}");
         assert!(e.contains("timed out"), "{stem}.err: {e}");
+        assert!(text(&o.stdout).contains(stem.as_str()), "{ctx}");
         let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
         let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
         assert_eq!(v["timed_out"], true, "{rec}");
         assert_eq!(v["status"], "failed", "{rec}");
     }
-    // The labelmap is still written, so the failed dispatches can be told apart.
-    assert_eq!(f.labelmap().len(), 2);
+    let answers = f.answers();
+    assert_eq!(answers.len(), 2, "{ctx}");
+    assert!(answers.keys().all(|(q, _, _)| q == "Q_deploy"));
+    // The timeout killed the agent's whole process group, its sleeping child too.
+    let pids = pids_in(&f.state.join("pids"));
+    assert_eq!(pids.len(), 4, "two stalled agents, each with one child");
+    let survivors: Vec<i32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+    assert!(survivors.is_empty(), "survived the timeout: {survivors:?}");
 }
 
 #[test]
