@@ -1010,3 +1010,20 @@ fn an_empty_qset_is_unmeasured() {
     assert_eq!(o.status.code(), Some(12), "{}", text(&o.stderr));
     assert!(answer_files_below(f.out.parent().unwrap()).is_empty());
 }
+
+#[test]
+fn an_agent_template_that_never_gets_the_prompt_is_refused_before_dispatch() {
+    for bad in ["command:true", "command:echo {prompt} {promt}"] {
+        let f = Fixture::new();
+        let o = f.run(&["--agent", bad, "--reps", "1", "--sandbox", "none"]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("template"), "{bad}: {err}");
+        let outs = f.out.parent().unwrap();
+        assert!(
+            !outs.exists() || walk(outs).is_empty(),
+            "{bad}: files were written: {:?}",
+            walk(outs)
+        );
+    }
+}
