@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Per-dispatch overhead of `harness run` without the agent (checkout + plant + treediff +
-# record + scoring), against `git clone --no-local --depth 1 file://REPO && cp seal` per
-# dispatch, on a generated repository of ~10,000 files / ~100 MB.
+# record + the agent's process around `true`), against `git clone --no-local --depth 1
+# file://REPO && cp seal` per dispatch, on a generated repository of ~10,000 files / ~100 MB.
 #
-# The agent is `true {prompt}` (answers nothing) and --sandbox none, --jobs 1, so what is timed is
-# the harness's own work. A round also has fixed costs (gate search over the corpus, the
-# template, reports); they are taken out by timing a 2-dispatch round and a round of N and
-# dividing the difference by N-2. The clone baseline is timed the same way, N times in a row.
+# The agent is `true {prompt}` (answers nothing), --sandbox none, --jobs 1, so what is
+# timed is the harness's own work. A dispatch writes its `.prompt` first; with one job the
+# time from one dispatch's `.prompt` to the next one's is one whole dispatch, so the round's
+# fixed costs (gate search over the corpus, template, reports) stay out of the number.
+# Rounds of K dispatches and blocks of K clones are interleaved R times: on a busy VM
+# sequential blocks measure the machine's mood, not the method.
 #
-# Usage: benches/dispatch_overhead.sh [DISPATCHES=20] [FILES=10000] [BYTES_PER_FILE=10000]
-# (DISPATCHES is rounded down to an even number: questions x 2 arms x 1 rep.)
+# Usage: benches/dispatch_overhead.sh [ROUNDS=4] [K=4] [FILES=10000] [BYTES_PER_FILE=10000]
+# (K is rounded down to an even number: questions x 2 arms x 1 rep.)
 set -euo pipefail
 
-N=${1:-20}
-FILES=${2:-10000}
-PER=${3:-10000}
-Q=$(( N / 2 ))
-N=$(( Q * 2 ))
-[ "$Q" -ge 2 ] || { echo "need at least 4 dispatches" >&2; exit 2; }
+R=${1:-4}
+K=${2:-4}
+FILES=${3:-10000}
+PER=${4:-10000}
+Q=$(( K / 2 ))
+K=$(( Q * 2 ))
+[ "$K" -ge 2 ] || { echo "need K >= 2" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d)
 trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
@@ -30,7 +33,7 @@ REPO=$WORK/repo
 mkdir -p "$REPO"
 echo "generating $FILES files x $PER bytes in $REPO ..." >&2
 # base64 of random bytes: text-like, compresses about as poorly as dense source does.
-head -c $(( FILES * PER * 3 / 4 )) /dev/urandom | base64 -w 100 > "$WORK/big"
+head -c $(( FILES * PER * 3 / 4 * 100 / 101 )) /dev/urandom | base64 -w 100 > "$WORK/big"
 (
   cd "$REPO"
   split -b "$PER" -a 5 -d "$WORK/big" f_
@@ -67,45 +70,53 @@ make_inputs() { # $1 = questions, $2 = folder
 
 now() { date +%s.%N; }
 
-run_round() { # $1 = questions; prints seconds
+# Rounds: per-dispatch intervals (ms) between consecutive `.prompt` mtimes, one per line.
+run_round() { # $1 = round number
   local dir=$WORK/in$1 out=$WORK/results/o$1
-  make_inputs "$1" "$dir"
-  local s e
-  s=$(now)
+  make_inputs "$Q" "$dir"
   set +e
   HOME=$WORK "$HARNESS" run --qset "$dir/questions.tsv" --seal "$dir/handoff.md" --repo "$REPO" \
     --agent 'command:true {prompt}' --reps 1 --jobs 1 --sandbox none --quiet --out "$out" >/dev/null 2>"$WORK/err$1"
   local rc=$?
   set -e
-  e=$(now)
   if ! grep -q '^complete: yes' "$out/ROUND_DONE" 2>/dev/null; then
-    echo "harness round with $1 questions did not complete (exit $rc):" >&2
+    echo "harness round $1 did not complete (exit $rc):" >&2
     cat "$WORK/err$1" >&2
     exit 1
   fi
-  echo "$e - $s" | bc -l
+  stat -c '%.9Y' "$out"/*.prompt | sort -n | awk 'NR > 1 { printf "%.1f\n", ($1 - p) * 1000 } { p = $1 }'
+  rm -rf "$out"
 }
 
-echo "harness: a 2-dispatch round and a $N-dispatch round ..." >&2
-t_small=$(run_round 1)
-t_big=$(run_round "$Q")
-ours_ms=$(echo "($t_big - $t_small) * 1000 / ($N - 2)" | bc -l)
+clone_block() { # $1 = block number; one line per clone+cp (ms)
+  local i s e dst
+  for i in $(seq 1 "$K"); do
+    dst=$WORK/clones/c$1_$i
+    s=$(now)
+    git clone -q --no-local --depth 1 "file://$REPO" "$dst"
+    mkdir -p "$dst/tracks/_meta/compaction"
+    cp "$WORK/handoff.md" "$dst/tracks/_meta/compaction/"
+    e=$(now)
+    echo "($e - $s) * 1000" | bc -l | xargs printf '%.1f\n'
+    rm -rf "$dst"
+  done
+}
 
-echo "baseline: git clone --no-local --depth 1 + cp seal, $N times ..." >&2
 printf 'seal\n' > "$WORK/handoff.md"
-s=$(now)
-for i in $(seq 1 "$N"); do
-  dst=$WORK/clones/c$i
-  git clone -q --no-local --depth 1 "file://$REPO" "$dst"
-  mkdir -p "$dst/tracks/_meta/compaction"
-  cp "$WORK/handoff.md" "$dst/tracks/_meta/compaction/"
+: > "$WORK/ours.ms"
+: > "$WORK/clone.ms"
+for r in $(seq 1 "$R"); do
+  echo "round $r/$R: $K harness dispatches, then $K clones ..." >&2
+  run_round "$r" >> "$WORK/ours.ms"
+  clone_block "$r" >> "$WORK/clone.ms"
 done
-e=$(now)
-clone_ms=$(echo "($e - $s) * 1000 / $N" | bc -l)
 
-printf 'dispatches=%d files=%d bytes_per_file=%d\n' "$N" "$FILES" "$PER"
-printf 'harness_round_2_dispatches_s=%.2f\n' "$t_small"
-printf 'harness_round_%d_dispatches_s=%.2f\n' "$N" "$t_big"
-printf 'harness_per_dispatch_ms=%.1f\n' "$ours_ms"
-printf 'clone_cp_per_dispatch_ms=%.1f\n' "$clone_ms"
-printf 'ratio_harness_over_clone=%.3f\n' "$(echo "$ours_ms / $clone_ms" | bc -l)"
+stats() { sort -n "$1" | awk '{ v[NR] = $1; s += $1 } END { printf "n=%d mean=%.1f median=%.1f min=%.1f max=%.1f", NR, s / NR, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'; }
+mean() { awk '{ s += $1 } END { printf "%.3f", s / NR }' "$1"; }
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+printf 'files=%d bytes_per_file=%d rounds=%d dispatches_per_round=%d\n' "$FILES" "$PER" "$R" "$K"
+printf 'harness_per_dispatch_ms: %s\n' "$(stats "$WORK/ours.ms")"
+printf 'clone_cp_per_dispatch_ms: %s\n' "$(stats "$WORK/clone.ms")"
+printf 'ratio_harness_over_clone_mean=%.3f\n' "$(echo "$(mean "$WORK/ours.ms") / $(mean "$WORK/clone.ms")" | bc -l)"
+printf 'ratio_harness_over_clone_median=%.3f\n' "$(echo "$(median "$WORK/ours.ms") / $(median "$WORK/clone.ms")" | bc -l)"
