@@ -648,6 +648,16 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
         .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?
         .with_prompt_stdin(opts.prompt_stdin);
     runners::check_pass_env(&opts.pass_env).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+    // A template that never carries the prompt, or names an unknown placeholder, fails the
+    // same way for every dispatch: refuse it here, before anything is dispatched.
+    spec.argv(&runners::Invocation {
+        prompt: "",
+        prompt_file: Path::new("prompt.txt"),
+        model: opts.model.as_deref(),
+        workdir: Path::new("."),
+        harness_exe: Path::new("harness"),
+    })
+    .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
 
     // Plan, with labels generated or (on resume) read back.
     let arms = opts.arms.list();

@@ -1,0 +1,1029 @@
+//! `harness run` end to end: real rounds on temp git repositories with small agent scripts
+//! (tests/agents/), read back through the files a round leaves (answers, labelmap, verdicts.csv,
+//! ROUND_DONE, per-dispatch records).
+
+mod common;
+use common::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// A round's inputs in one temp folder: a repository, a qset, a seal, an out-dir path, a
+/// fake user home with agent memory in it, and a state folder for agents outside the repo.
+struct Fixture {
+    dir: tempfile::TempDir,
+    repo: PathBuf,
+    qset: PathBuf,
+    seal: PathBuf,
+    out: PathBuf,
+    user_home: PathBuf,
+    state: PathBuf,
+    /// A string planted in the fake user's `.claude/CLAUDE.md`; no agent may see it.
+    marker: String,
+}
+
+/// The questions of the standard fixture: (qid, kind, question, token, seal line or none).
+fn standard_rows() -> Vec<(String, &'static str, String, String, Option<String>)> {
+    let t1 = tok("dq");
+    let t2 = tok("pz");
+    let t3 = tok("ng");
+    vec![
+        (
+            "Q_deploy".into(),
+            "positive",
+            "What is the deploy codename?".into(),
+            t1.clone(),
+            Some(format!("deploy codename: {t1}")),
+        ),
+        (
+            "Q_port".into(),
+            "positive",
+            "Which port does the staging proxy listen on?".into(),
+            t2.clone(),
+            Some(format!("staging proxy port: {t2}")),
+        ),
+        (
+            "Q_cat".into(),
+            "negative",
+            "Which colour does the office cat have?".into(),
+            t3,
+            None,
+        ),
+    ]
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        Self::with_rows(standard_rows())
+    }
+
+    fn with_rows(rows: Vec<(String, &'static str, String, String, Option<String>)>) -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        make_repo(
+            &repo,
+            &[
+                ("README.md", b"A small service.\n"),
+                ("src/main.sh", b"#!/bin/sh\necho service\n"),
+            ],
+        );
+        let inputs = dir.path().join("inputs");
+        std::fs::create_dir_all(&inputs).unwrap();
+        let qset = inputs.join("questions.tsv");
+        let table: Vec<[&str; 4]> = rows
+            .iter()
+            .map(|(q, k, text, t, _)| [q.as_str(), *k, text.as_str(), t.as_str()])
+            .collect();
+        write_qset(&qset, &table);
+        let seal = inputs.join("handoff.md");
+        let mut seal_text = String::from("# Hand-off\n");
+        for (_, _, _, _, line) in &rows {
+            if let Some(l) = line {
+                seal_text.push_str(l);
+                seal_text.push('\n');
+            }
+        }
+        std::fs::write(&seal, seal_text).unwrap();
+        let user_home = dir.path().join("userhome");
+        std::fs::create_dir_all(user_home.join(".claude")).unwrap();
+        let marker = format!("mem{}ory{}", "MARK", 4 * 1000 + 21);
+        std::fs::write(
+            user_home.join(".claude/CLAUDE.md"),
+            format!("Remember: {marker}\n"),
+        )
+        .unwrap();
+        let state = dir.path().join("state");
+        std::fs::create_dir_all(&state).unwrap();
+        let out = dir.path().join("results").join("r1");
+        Fixture {
+            dir,
+            repo,
+            qset,
+            seal,
+            out,
+            user_home,
+            state,
+            marker,
+        }
+    }
+
+    /// `harness run` on this fixture with `extra` flags, the fake home and two variables an
+    /// agent must never receive.
+    fn cmd(&self, extra: &[&str]) -> assert_cmd::Command {
+        self.cmd_at(&self.out, extra)
+    }
+
+    fn cmd_at(&self, out: &Path, extra: &[&str]) -> assert_cmd::Command {
+        let mut c = harness();
+        c.env("HOME", &self.user_home)
+            .env("HARNESS_SECRET", "x")
+            .env("SOME_VAR", "y")
+            .arg("run")
+            .arg("--qset")
+            .arg(&self.qset)
+            .arg("--repo")
+            .arg(&self.repo)
+            .arg("--out")
+            .arg(out)
+            .arg("--quiet")
+            .args(extra);
+        c
+    }
+
+    fn run(&self, extra: &[&str]) -> Output {
+        let mut c = self.cmd(extra);
+        c.arg("--seal").arg(&self.seal);
+        c.timeout(Duration::from_secs(120));
+        c.output().unwrap()
+    }
+
+    fn labelmap_path(&self) -> PathBuf {
+        let name = self.out.file_name().unwrap().to_string_lossy().into_owned();
+        self.out.with_file_name(format!("{name}.labelmap"))
+    }
+
+    /// label → (qid, arm) from `<out>.labelmap`.
+    fn labelmap(&self) -> BTreeMap<String, (String, String)> {
+        let text = std::fs::read_to_string(self.labelmap_path()).expect("labelmap");
+        text.lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let p: Vec<&str> = l.split('|').collect();
+                assert_eq!(p.len(), 3, "labelmap line {l:?}");
+                (p[0].to_string(), (p[1].to_string(), p[2].to_string()))
+            })
+            .collect()
+    }
+
+    /// (qid, arm, rep) → answer text, through the labelmap.
+    fn answers(&self) -> BTreeMap<(String, String, u32), String> {
+        let map = self.labelmap();
+        let mut out = BTreeMap::new();
+        for (stem, text) in files_with_ext(&self.out, "txt") {
+            let (label, rep) = split_stem(&stem);
+            let (qid, arm) = map
+                .get(&label)
+                .unwrap_or_else(|| panic!("answer {stem} has no labelmap entry"))
+                .clone();
+            out.insert((qid, arm, rep), text);
+        }
+        out
+    }
+
+    fn round_done(&self) -> String {
+        std::fs::read_to_string(self.out.join("ROUND_DONE")).expect("ROUND_DONE")
+    }
+}
+
+/// `<label>_r<n>` → (label, n).
+fn split_stem(stem: &str) -> (String, u32) {
+    let (label, rep) = stem.rsplit_once("_r").expect("stem has _r<n>");
+    (label.to_string(), rep.parse().expect("rep number"))
+}
+
+/// (stem, content) of every `*.<ext>` file directly in `dir`.
+fn files_with_ext(dir: &Path, ext: &str) -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return v;
+    };
+    for e in rd {
+        let p = e.unwrap().path();
+        if p.extension().and_then(|x| x.to_str()) == Some(ext) {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            v.push((stem, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Every file below `dir` whose name ends in `.txt` (answer files), recursively.
+fn answer_files_below(dir: &Path) -> Vec<PathBuf> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    walk(dir)
+        .into_iter()
+        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("txt"))
+        .collect()
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            v.extend(walk(&p));
+        } else {
+            v.push(p);
+        }
+    }
+    v
+}
+
+/// verdicts.csv rows as (qid, kind, arm, rep, verdict).
+fn verdicts(out: &Path) -> Vec<(String, String, String, u32, String)> {
+    let text = std::fs::read_to_string(out.join("verdicts.csv")).expect("verdicts.csv");
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.starts_with("status,qid,kind,arm,rep,verdict,"),
+        "verdicts.csv header changed: {header}"
+    );
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(9, ',').collect();
+            (
+                f[1].to_string(),
+                f[2].to_string(),
+                f[3].to_string(),
+                f[4].parse().unwrap(),
+                f[5].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `command:<abs script> {prompt} <more…>`: the script as argv[0], so the sandbox allows
+/// its folder (a script named as an argument to `sh` is not on the allow-list).
+fn agent(script: &str, more: &[&Path]) -> String {
+    let mut s = format!("command:{} {{prompt}}", agents_dir().join(script).display());
+    for m in more {
+        s.push(' ');
+        s.push_str(&m.display().to_string());
+    }
+    s
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn field<'a>(answer: &'a str, key: &str) -> &'a str {
+    let prefix = format!("{key}: ");
+    answer
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("probe answer lacks {key}:\n{answer}"))
+        .trim()
+}
+
+/// Names a shell may add on its own (`PWD`, `SHLVL`, `_`, `OLDPWD`).
+const SHELL_SET: [&str; 4] = ["PWD", "SHLVL", "_", "OLDPWD"];
+/// Names the runner passes or sets (process::BASE_ENV, process::RUNNER_SET_ENV).
+const ALLOWED_ENV: [&str; 12] = [
+    "PATH",
+    "LANG",
+    "TERM",
+    "TZ",
+    "HOME",
+    "TMPDIR",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+];
+
+/// Checks one probe answer against what its dispatch may see. `sandboxed` says whether the
+/// out-dir watch must be unreadable (sandbox) or readable-and-empty (none).
+fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool) {
+    let ctx = format!("{qid} {arm}:\n{answer}");
+    // The working folder names no arm, qid or kind.
+    let cwd = field(answer, "cwd");
+    let parts: Vec<String> = cwd
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(|p| p.to_ascii_lowercase())
+        .collect();
+    for bad in [
+        "arm", "ctrl", "control", "positive", "negative", "conflict", "q", "deploy", "port", "cat",
+    ] {
+        assert!(!parts.iter().any(|p| p == bad), "cwd names {bad}: {ctx}");
+    }
+    for q in ["Q_deploy", "Q_port", "Q_cat"] {
+        assert!(!cwd.contains(q), "cwd names {q}: {ctx}");
+    }
+    assert!(
+        !cwd.starts_with(&f.dir.path().display().to_string()),
+        "the checkout is inside the test's folder (beside the user's repo): {ctx}"
+    );
+    // git runs, and shows one commit and nothing else.
+    assert_eq!(field(answer, "git_works"), "true", "{ctx}");
+    assert_eq!(field(answer, "remotes"), "0", "{ctx}");
+    assert!(!answer.contains("remote: "), "{ctx}");
+    assert_eq!(field(answer, "commits"), "1", "{ctx}");
+    assert_eq!(field(answer, "all_refs_commits"), "1", "{ctx}");
+    assert!(
+        field(answer, "reflog").parse::<u32>().unwrap() <= 1,
+        "{ctx}"
+    );
+    let refs = field(answer, "refs");
+    assert!(
+        refs.split_whitespace().count() <= 1,
+        "more than one ref: {ctx}"
+    );
+    // The seal: ARM only.
+    let want = if arm == "ARM" { "present" } else { "absent" };
+    assert_eq!(field(answer, "seal"), want, "{ctx}");
+    // Environment: allowlisted names only.
+    let env: Vec<&str> = field(answer, "env").split_whitespace().collect();
+    assert!(env.contains(&"HOME") && env.contains(&"PATH"), "{ctx}");
+    for name in &env {
+        assert!(
+            ALLOWED_ENV.contains(name) || SHELL_SET.contains(name) || name.starts_with("LC_"),
+            "{name} reached the agent: {ctx}"
+        );
+    }
+    assert!(!answer.contains("HARNESS_"), "{ctx}");
+    assert!(!answer.contains("SOME_VAR"), "{ctx}");
+    // A fresh home, not the user's, without the user's agent memory.
+    let home = field(answer, "home");
+    assert_ne!(Path::new(home), f.user_home.as_path(), "{ctx}");
+    assert!(
+        !home.starts_with(&f.dir.path().display().to_string()),
+        "{ctx}"
+    );
+    assert!(
+        !answer.contains(&f.marker),
+        "the user's CLAUDE.md leaked: {ctx}"
+    );
+    // No labelmap while agents run: above the checkout, in the out-dir or beside it.
+    assert_eq!(field(answer, "labelmap_above"), "none", "{ctx}");
+    let watches: Vec<&str> = answer
+        .lines()
+        .filter_map(|l| l.strip_prefix("watch: "))
+        .collect();
+    assert_eq!(watches.len(), 2, "{ctx}");
+    for w in watches {
+        if sandboxed {
+            assert!(
+                w.ends_with(": unreadable"),
+                "the sandbox let it look: {ctx}"
+            );
+        } else {
+            assert!(
+                w.ends_with(": readable: none"),
+                "a labelmap existed while an agent ran: {ctx}"
+            );
+        }
+    }
+}
+
+/// A probe round; `via_sh` names the script as `sh <script>` instead of as argv[0].
+fn probe_round(sandbox: &str, via_sh: bool) {
+    let f = Fixture::new();
+    let out_parent = f.out.parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&out_parent).unwrap();
+    let mut spec = agent("probe.sh", &[&f.out, &out_parent]);
+    if via_sh {
+        spec = spec.replacen("command:", "command:sh ", 1);
+    }
+    let o = f.run(&[
+        "--agent",
+        &spec,
+        "--reps",
+        "1",
+        "--jobs",
+        "6",
+        "--sandbox",
+        sandbox,
+    ]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    // The probe answers nothing the scorer accepts: an instrument verdict, not a failure.
+    assert_ne!(o.status.code(), Some(13), "{ctx}");
+    let done = f.round_done();
+    assert!(done.contains("complete: yes"), "{done}\n{ctx}");
+    let answers = f.answers();
+    assert_eq!(answers.len(), 6, "{ctx}");
+    for ((qid, arm, _), answer) in &answers {
+        check_probe(&f, qid, arm, answer, sandbox != "none");
+    }
+    // The round records what reached the agents: names only, never a HARNESS_ one.
+    let record = std::fs::read_to_string(f.out.join("round.json")).unwrap();
+    assert!(!record.contains("HARNESS_SECRET") && !record.contains("SOME_VAR"));
+    let iso = done
+        .lines()
+        .find_map(|l| l.strip_prefix("isolation: "))
+        .unwrap()
+        .to_string();
+    if sandbox == "none" {
+        assert_eq!(iso, "none", "{done}");
+    } else {
+        assert_ne!(iso, "none", "auto ran without any sandbox layer: {done}");
+        if iso == "full" {
+            // A PID namespace shows the agent its own few processes only.
+            for ((qid, arm, _), answer) in &answers {
+                let procs: u32 = field(answer, "procs").parse().unwrap();
+                assert!(procs < 10, "{qid} {arm} sees {procs} processes");
+            }
+        }
+    }
+}
+
+#[test]
+fn probe_sees_only_its_own_checkout_without_sandbox() {
+    probe_round("none", false);
+}
+
+#[test]
+fn probe_sees_only_its_own_checkout_under_sandbox_auto() {
+    // `sh <script>`: the sandbox must let the interpreter read the script it was given.
+    probe_round("auto", true);
+}
+
+#[test]
+fn seal_reader_passes_arm_positives_and_both_negatives() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", &agent("sealreader.sh", &[]), "--reps", "2"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(f.round_done().contains("complete: yes"), "{ctx}");
+    let rows = verdicts(&f.out);
+    assert_eq!(rows.len(), 3 * 2 * 2, "{ctx}");
+    for (qid, kind, arm, rep, verdict) in &rows {
+        let want = match (kind.as_str(), arm.as_str()) {
+            ("positive", "ARM") => "PASS",
+            ("positive", "CTRL") => "FAIL",
+            ("negative", _) => "PASS",
+            other => panic!("unexpected row {other:?}"),
+        };
+        assert_eq!(verdict, want, "{qid} {arm} r{rep}\n{ctx}");
+    }
+    // Every answer maps to a (qid, arm) through the labelmap, and the ARM positives quote
+    // the seal's token.
+    let answers = f.answers();
+    assert_eq!(answers.len(), 12);
+    for (qid, _, _, token, _) in standard_rows() {
+        let a = &answers[&(qid.clone(), "ARM".to_string(), 1)];
+        let c = &answers[&(qid.clone(), "CTRL".to_string(), 1)];
+        assert!(!c.contains(&token), "CTRL {qid} knew the token: {c}");
+        if qid != "Q_cat" {
+            assert!(a.contains(&token), "ARM {qid}: {a}");
+        }
+    }
+    assert_eq!(o.status.code(), Some(0), "{ctx}");
+}
+
+#[test]
+fn timed_out_agent_fails_its_dispatch_and_the_round_is_incomplete() {
+    let mut rows = standard_rows();
+    rows.truncate(1);
+    let t = tok("to");
+    rows.push((
+        "Q_slow".into(),
+        "positive",
+        "Answer slowly: which region hosts the backup bucket?".into(),
+        t.clone(),
+        Some(format!("backup bucket region: {t}")),
+    ));
+    let f = Fixture::with_rows(rows);
+    let t0 = Instant::now();
+    let o = f.run(&[
+        "--agent",
+        &agent("stall.sh", &[&f.state]),
+        "--reps",
+        "1",
+        "--timeout",
+        "2",
+        "--sandbox",
+        "none",
+    ]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(t0.elapsed() < Duration::from_secs(60), "{ctx}");
+    assert_eq!(o.status.code(), Some(13), "{ctx}");
+    let done = f.round_done();
+    assert!(done.contains("complete: NO"), "{done}");
+    assert!(done.contains("answers: 2"), "{done}");
+    assert!(done.contains("dispatch_errors: 2"), "{done}");
+    assert!(done.contains("verdict: none"), "{done}");
+    let map = f.labelmap();
+    assert_eq!(map.len(), 4);
+    // The stalled question failed in both arms; the other one answered in both.
+    let errs = files_with_ext(&f.out, "err");
+    assert_eq!(errs.len(), 2, "{ctx}");
+    for (stem, e) in &errs {
+        assert_eq!(map[&split_stem(stem).0].0, "Q_slow", "{stem}");
+        assert!(e.contains("timed out"), "{stem}.err: {e}");
+        assert!(text(&o.stdout).contains(stem.as_str()), "{ctx}");
+        let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
+        assert_eq!(v["timed_out"], true, "{rec}");
+        assert_eq!(v["status"], "failed", "{rec}");
+    }
+    let answers = f.answers();
+    assert_eq!(answers.len(), 2, "{ctx}");
+    assert!(answers.keys().all(|(q, _, _)| q == "Q_deploy"));
+    // The timeout killed the agent's whole process group, its sleeping child too.
+    let pids = pids_in(&f.state.join("pids"));
+    assert_eq!(pids.len(), 4, "two stalled agents, each with one child");
+    let survivors: Vec<i32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+    assert!(survivors.is_empty(), "survived the timeout: {survivors:?}");
+}
+
+#[test]
+fn failing_agent_with_output_is_recorded_and_its_answer_scored() {
+    let f = Fixture::with_rows(standard_rows().into_iter().take(1).collect());
+    let o = f.run(&["--agent", &agent("failer.sh", &[]), "--reps", "1"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(f.round_done().contains("complete: yes"), "{ctx}");
+    let answers = files_with_ext(&f.out, "txt");
+    assert_eq!(answers.len(), 2, "{ctx}");
+    for (stem, a) in &answers {
+        assert!(a.contains("partial output before failing"), "{stem}: {a}");
+        let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
+        assert_eq!(v["exit_code"], 3, "{rec}");
+        let stderr = std::fs::read_to_string(f.out.join(format!("{stem}.stderr"))).unwrap();
+        assert!(stderr.contains("something went wrong"), "{stderr}");
+    }
+    let rows = verdicts(&f.out);
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.4 == "FAIL"), "{rows:?}");
+}
+
+/// Whether `pid` is a live process (a zombie is not).
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence and permission.
+    if unsafe { libc::kill(pid, 0) } != 0 {
+        return false;
+    }
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => {
+            let state = s
+                .rsplit_once(')')
+                .map(|(_, r)| r.trim_start())
+                .unwrap_or("");
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+        Err(_) => false,
+    }
+}
+
+fn pids_in(path: &Path) -> Vec<i32> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect()
+}
+
+/// Starts `harness run` on `f` with `flags` as a plain child process (stdout and stderr to
+/// `<name>.stdout` / `<name>.stderr` in the fixture's folder), for signalling.
+fn spawn_round(f: &Fixture, flags: &[&str], name: &str) -> std::process::Child {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"));
+    cmd.env("HOME", &f.user_home)
+        .env("NO_COLOR", "1")
+        .arg("run")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--out")
+        .arg(&f.out)
+        .arg("--quiet")
+        .args(flags)
+        .stdout(std::fs::File::create(f.dir.path().join(format!("{name}.stdout"))).unwrap())
+        .stderr(std::fs::File::create(f.dir.path().join(format!("{name}.stderr"))).unwrap());
+    cmd.spawn().unwrap()
+}
+
+/// Polls `ready` until it holds; fails when the harness ends first or after 60 s.
+fn wait_for(child: &mut std::process::Child, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready() {
+        assert!(Instant::now() < deadline, "the round never got going");
+        assert!(child.try_wait().unwrap().is_none(), "harness ended early");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Ctrl-C: SIGINT to the harness process alone, then its exit status (within 30 s).
+fn interrupt(child: &mut std::process::Child) -> std::process::ExitStatus {
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("harness did not stop within 30 s of Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Live processes whose command line is exactly `argv`, found in /proc.
+fn processes_running(argv: &[&str]) -> Vec<i32> {
+    let want: Vec<u8> = argv
+        .iter()
+        .flat_map(|a| [a.as_bytes(), b"\0"].concat())
+        .collect();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == want))
+        .filter(|pid| alive(*pid))
+        .collect()
+}
+
+#[test]
+fn ctrl_c_stops_sandboxed_agents_too() {
+    let mut rows = standard_rows();
+    rows.truncate(1);
+    let t = tok("sx");
+    rows.push((
+        "Q_slow".into(),
+        "positive",
+        "Answer slowly: which region hosts the backup bucket?".into(),
+        t.clone(),
+        Some(format!("backup bucket region: {t}")),
+    ));
+    let f = Fixture::with_rows(rows);
+    // A sleep length no other test uses, so /proc tells this test's stragglers apart.
+    let secs = (30_000 + std::process::id() % 10_000).to_string();
+    let spec = agent("stall.sh", &[&f.state, Path::new(&secs)]);
+    let flags = [
+        "--agent",
+        spec.as_str(),
+        "--reps",
+        "1",
+        "--jobs",
+        "4",
+        "--sandbox",
+        "auto",
+    ];
+    let mut child = spawn_round(&f, &flags, "sandboxed");
+    wait_for(&mut child, || {
+        !files_with_ext(&f.out, "txt").is_empty() && processes_running(&["sleep", &secs]).len() >= 2
+    });
+    let status = interrupt(&mut child);
+    let err = std::fs::read_to_string(f.dir.path().join("sandboxed.stderr")).unwrap();
+    assert_eq!(status.code(), Some(13), "{err}");
+    std::thread::sleep(Duration::from_millis(200));
+    let survivors = processes_running(&["sleep", &secs]);
+    for p in &survivors {
+        // SAFETY: cleaning up what the test started through the harness.
+        unsafe {
+            libc::kill(*p, libc::SIGKILL);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "sandboxed agents survived Ctrl-C: {survivors:?}"
+    );
+    assert_eq!(f.labelmap().len(), 4);
+}
+
+#[test]
+fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
+    let mut rows = standard_rows();
+    let t4 = tok("sl");
+    rows.push((
+        "Q_slow".into(),
+        "positive",
+        "Answer slowly: which region hosts the backup bucket?".into(),
+        t4.clone(),
+        Some(format!("backup bucket region: {t4}")),
+    ));
+    let t5 = tok("sm");
+    rows.push((
+        "Q_slow2".into(),
+        "negative",
+        "Answer slowly: who owns the billing dashboard?".into(),
+        t5,
+        None,
+    ));
+    let f = Fixture::with_rows(rows);
+    let spec = agent("stall.sh", &[&f.state]);
+    let flags = [
+        "--agent",
+        spec.as_str(),
+        "--reps",
+        "1",
+        "--jobs",
+        "4",
+        "--sandbox",
+        "none",
+    ];
+    let mut child = spawn_round(&f, &flags, "first");
+    let pids_file = f.state.join("pids");
+    // At least one answer written and at least one slow agent running (4 of them stall).
+    wait_for(&mut child, || {
+        !files_with_ext(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
+    });
+    assert!(
+        !f.labelmap_path().exists(),
+        "the labelmap exists while agents run"
+    );
+    let status = interrupt(&mut child);
+    let first_err = std::fs::read_to_string(f.dir.path().join("first.stderr")).unwrap();
+    assert_eq!(status.code(), Some(13), "{first_err}");
+    // No agent and no child of an agent survives.
+    let pids = pids_in(&pids_file);
+    assert!(pids.len() >= 2);
+    std::thread::sleep(Duration::from_millis(200));
+    let survivors: Vec<i32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+    for p in &survivors {
+        // SAFETY: cleaning up what the test started through the harness.
+        unsafe {
+            libc::kill(*p, libc::SIGKILL);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "agent processes survived Ctrl-C: {survivors:?}"
+    );
+    // The labelmap is written; the round is not marked done.
+    let labelmap_before = std::fs::read(f.labelmap_path()).expect("labelmap after Ctrl-C");
+    assert_eq!(f.labelmap().len(), 10);
+    assert!(
+        !f.out.join("ROUND_DONE").exists() || f.round_done().contains("complete: NO"),
+        "an interrupted round claims completion"
+    );
+    let answered_before: BTreeSet<String> = files_with_ext(&f.out, "txt")
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    assert!(answered_before.len() < 10);
+
+    // Resume: the stalled prompts now go through.
+    std::fs::write(f.state.join("go"), "").unwrap();
+    let mut resume: Vec<&str> = flags.to_vec();
+    resume.push("--resume");
+    let o = f.run(&resume);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(f.round_done().contains("complete: yes"), "{ctx}");
+    assert_eq!(o.status.code(), Some(0), "{ctx}");
+    assert_eq!(
+        std::fs::read(f.labelmap_path()).unwrap(),
+        labelmap_before,
+        "resume changed the labelmap"
+    );
+    let answers = f.answers();
+    assert_eq!(answers.len(), 10, "{ctx}");
+    let answered_after: BTreeSet<String> = files_with_ext(&f.out, "txt")
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    assert!(answered_before.is_subset(&answered_after));
+    let rows = verdicts(&f.out);
+    assert_eq!(rows.len(), 10);
+    let a = &answers[&("Q_slow".to_string(), "ARM".to_string(), 1)];
+    assert!(a.contains(&t4), "{a}");
+}
+
+#[test]
+fn a_hundred_dispatches_on_eight_jobs_are_each_scored_once() {
+    let rows: Vec<_> = (0..25)
+        .map(|i| {
+            let t = tok(&format!("h{i}x"));
+            let kind = if i % 2 == 0 { "positive" } else { "negative" };
+            let line = (kind == "positive").then(|| format!("item {i} value: {t}"));
+            (
+                format!("Q{i:02}"),
+                kind,
+                format!("What is item number {i} about?"),
+                t,
+                line,
+            )
+        })
+        .collect();
+    let f = Fixture::with_rows(rows);
+    let o = f.run(&[
+        "--agent",
+        &agent("noop.sh", &[]),
+        "--reps",
+        "2",
+        "--jobs",
+        "8",
+        "--sandbox",
+        "none",
+    ]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    let done = f.round_done();
+    assert!(done.contains("complete: yes"), "{done}\n{ctx}");
+    assert!(done.contains("answers: 100"), "{done}");
+    let rows = verdicts(&f.out);
+    assert_eq!(rows.len(), 100, "{ctx}");
+    let keys: BTreeSet<(String, String, u32)> = rows
+        .iter()
+        .map(|r| (r.0.clone(), r.2.clone(), r.3))
+        .collect();
+    assert_eq!(keys.len(), 100, "a (qid, arm, rep) was scored twice");
+    assert!(
+        rows.iter().all(|r| r.4 == "VOID"),
+        "an empty answer is VOID"
+    );
+    assert_eq!(files_with_ext(&f.out, "txt").len(), 100);
+    assert_eq!(f.labelmap().len(), 50);
+}
+
+#[test]
+fn baseline_grep_finds_the_seal_only_when_delivered() {
+    let discover = Fixture::new();
+    let o = discover.run(&["--agent", "baseline-grep", "--reps", "1"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(discover.round_done().contains("complete: yes"), "{ctx}");
+    for (qid, kind, arm, _, verdict) in verdicts(&discover.out) {
+        if kind == "positive" {
+            assert_ne!(
+                verdict, "PASS",
+                "{qid} {arm} found the undelivered seal\n{ctx}"
+            );
+        }
+    }
+    let deliver = Fixture::new();
+    let o = deliver.run(&["--agent", "baseline-grep", "--reps", "1", "--deliver"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(deliver.round_done().contains("complete: yes"), "{ctx}");
+    let rows = verdicts(&deliver.out);
+    assert_eq!(rows.len(), 6);
+    for (qid, kind, arm, _, verdict) in rows {
+        if kind == "positive" {
+            let want = if arm == "ARM" { "PASS" } else { "FAIL" };
+            assert_eq!(verdict, want, "{qid} {arm}\n{ctx}");
+        }
+    }
+    // The delivered prompt names the planted path in ARM only.
+    let map = deliver.labelmap();
+    for (stem, prompt) in files_with_ext(&deliver.out, "prompt") {
+        let (label, _) = split_stem(&stem);
+        let arm = &map[&label].1;
+        assert_eq!(
+            prompt.contains("tracks/_meta/compaction/handoff.md"),
+            arm == "ARM",
+            "{stem}: {prompt}"
+        );
+    }
+}
+
+#[test]
+fn an_out_dir_that_names_an_arm_is_refused_before_dispatch() {
+    let f = Fixture::new();
+    let leaky = f.dir.path().join("x").join("ARM_round");
+    let mut c = f.cmd_at(&leaky, &["--agent", &agent("noop.sh", &[]), "--reps", "1"]);
+    c.arg("--seal").arg(&f.seal);
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(7), "{}", text(&o.stderr));
+    // The gate table says which name leaked.
+    let table = text(&o.stdout);
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("name-leak") && l.contains("out-dir")),
+        "{table}"
+    );
+    assert!(answer_files_below(&f.dir.path().join("x")).is_empty());
+    assert!(!f.out.exists());
+}
+
+#[test]
+fn a_qset_changed_by_one_byte_fails_the_manifest_before_dispatch() {
+    let f = Fixture::new();
+    let manifest = f.dir.path().join("manifest.json");
+    harness()
+        .env("HOME", &f.user_home)
+        .arg("seal")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&manifest)
+        .assert()
+        .success();
+    let mut q = std::fs::read(&f.qset).unwrap();
+    let i = q.iter().position(|b| *b == b'?').unwrap();
+    q[i] = b'.';
+    std::fs::write(&f.qset, q).unwrap();
+    let o = f.run(&[
+        "--agent",
+        &agent("noop.sh", &[]),
+        "--reps",
+        "1",
+        "--manifest",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(10), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("qset"), "{}", text(&o.stderr));
+    assert!(answer_files_below(f.out.parent().unwrap()).is_empty());
+    assert!(!f.labelmap_path().exists());
+}
+
+#[test]
+fn an_unchanged_manifest_lets_the_round_run() {
+    let f = Fixture::new();
+    let manifest = f.dir.path().join("manifest.json");
+    harness()
+        .env("HOME", &f.user_home)
+        .arg("seal")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&manifest)
+        .assert()
+        .success();
+    let o = f.run(&[
+        "--agent",
+        &agent("sealreader.sh", &[]),
+        "--reps",
+        "1",
+        "--manifest",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(f.round_done().contains("manifest: match"));
+}
+
+#[test]
+fn ctrl_only_runs_without_a_seal() {
+    let f = Fixture::new();
+    let o = f
+        .cmd(&[
+            "--agent",
+            &agent("sealreader.sh", &[]),
+            "--reps",
+            "1",
+            "--arms",
+            "CTRL",
+        ])
+        .output()
+        .unwrap();
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    let done = f.round_done();
+    assert!(done.contains("complete: yes"), "{done}\n{ctx}");
+    assert!(done.contains("seal: none"), "{done}");
+    let rows = verdicts(&f.out);
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r.2 == "CTRL"));
+    assert!(f.labelmap().values().all(|(_, arm)| arm == "CTRL"));
+}
+
+#[test]
+fn a_missing_protocol_file_is_exit_11() {
+    let f = Fixture::new();
+    let missing = f.dir.path().join("inputs").join("protocol.md");
+    let o = f.run(&[
+        "--agent",
+        &agent("noop.sh", &[]),
+        "--reps",
+        "1",
+        "--protocol",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(11), "{}", text(&o.stderr));
+    assert!(answer_files_below(f.out.parent().unwrap()).is_empty());
+}
+
+#[test]
+fn a_malformed_qset_is_exit_2_naming_the_line() {
+    let f = Fixture::new();
+    let mut q = std::fs::read_to_string(&f.qset).unwrap();
+    q.push_str("Q_bad\tsometimes\tIs this a kind?\tzz1\n");
+    std::fs::write(&f.qset, q).unwrap();
+    let o = f.run(&["--agent", &agent("noop.sh", &[]), "--reps", "1"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("questions.tsv:5"), "{err}");
+    assert!(answer_files_below(f.out.parent().unwrap()).is_empty());
+}
+
+#[test]
+fn an_empty_qset_is_unmeasured() {
+    let f = Fixture::new();
+    write_qset(&f.qset, &[]);
+    let o = f.run(&["--agent", &agent("noop.sh", &[]), "--reps", "1"]);
+    assert_eq!(o.status.code(), Some(12), "{}", text(&o.stderr));
+    assert!(answer_files_below(f.out.parent().unwrap()).is_empty());
+}
+
+#[test]
+fn an_agent_template_that_never_gets_the_prompt_is_refused_before_dispatch() {
+    for bad in ["command:true", "command:echo {prompt} {promt}"] {
+        let f = Fixture::new();
+        let o = f.run(&["--agent", bad, "--reps", "1", "--sandbox", "none"]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("template"), "{bad}: {err}");
+        let outs = f.out.parent().unwrap();
+        assert!(
+            !outs.exists() || walk(outs).is_empty(),
+            "{bad}: files were written: {:?}",
+            walk(outs)
+        );
+    }
+}
