@@ -296,6 +296,28 @@ pub fn check_file(
     }
 }
 
+/// For a round: like [`check_file`], but an input the manifest seals that this run does not
+/// use is MISSING — a sealed protocol left off the command line would otherwise still "match"
+/// through its recorded path while no prompt carries it.
+pub fn check_used(
+    manifest: &Manifest,
+    role: Role,
+    actual: Option<&Path>,
+    manifest_path: &Path,
+) -> Check {
+    match (manifest.input(role), actual) {
+        (Some(e), None) => Check {
+            what: role.as_str().into(),
+            status: Status::Missing,
+            detail: format!(
+                "sealed as {} but not given to this run",
+                crate::text::clean_line(&e.path, 120)
+            ),
+        },
+        _ => check_file(manifest, role, actual, manifest_path),
+    }
+}
+
 /// Compares bytes already in hand (the embedded demo) with the manifest's entry.
 pub fn check_bytes(manifest: &Manifest, role: Role, bytes: Option<&[u8]>, shown: &str) -> Check {
     let what = role.as_str().to_string();

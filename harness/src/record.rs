@@ -91,6 +91,16 @@ pub struct RoundRecord {
     pub base: BaseRecord,
     /// The agent spec as given.
     pub agent: String,
+    /// The agent's command template as resolved (preset, `harness.toml` override or template):
+    /// the same name can run another command, so `--resume` compares this.
+    #[serde(default)]
+    pub agent_command: Vec<String>,
+    /// `--prompt-stdin`.
+    #[serde(default)]
+    pub prompt_stdin: bool,
+    /// `--sandbox` as requested.
+    #[serde(default)]
+    pub sandbox: String,
     /// The model, if given.
     pub model: Option<String>,
     /// Repetitions.
@@ -167,6 +177,21 @@ impl RoundRecord {
         }
         if self.deliver != old.deliver {
             d.push("--deliver differs".into());
+        }
+        if self.agent_command != old.agent_command {
+            d.push("agent command differs (harness.toml or template)".into());
+        }
+        if self.prompt_stdin != old.prompt_stdin {
+            d.push("--prompt-stdin differs".into());
+        }
+        if self.sandbox != old.sandbox {
+            d.push("--sandbox differs".into());
+        }
+        if self.timeout_secs != old.timeout_secs {
+            d.push("--timeout differs".into());
+        }
+        if self.pass_env != old.pass_env {
+            d.push("--pass-env differs".into());
         }
         if self.plant_path != old.plant_path {
             d.push("plant path differs".into());
@@ -303,6 +328,15 @@ pub fn is_answer_file(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b))
         && !rep.is_empty()
         && rep.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The records of every planned dispatch that has one (`<stem>.json`), this run's or an earlier
+/// one's (`--resume`): the round's isolation and environment names come from all of them.
+pub fn dispatch_records(out: &Path, plan: &[crate::round::Dispatch]) -> Vec<DispatchRecord> {
+    plan.iter()
+        .filter_map(|d| std::fs::read(out.join(format!("{}.json", d.stem()))).ok())
+        .filter_map(|b| serde_json::from_slice(&b).ok())
+        .collect()
 }
 
 /// Counts the answer files and `.err` files in the out-dir.

@@ -14,7 +14,7 @@ use scorer::{Arm, Kind, Qset};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Which arms a round runs.
@@ -359,18 +359,16 @@ fn execute_inner(d: &Dispatch, ctx: &Ctx<'_>, rec: &mut DispatchRecord) -> Resul
     rec.fill_from(&outcome);
     rec.isolation = Some(ctx.sandbox.level_of(&report));
     put(ctx.out, &format!("{stem}.stderr"), &outcome.stderr)?;
-    if ctx.sandbox.mode != runners::SandboxMode::None {
-        match outcome.exit_code {
-            Some(runners::sandbox::EXIT_SANDBOX_REFUSED) => anyhow::bail!(
-                "the sandbox refused to start the agent: {}",
-                clean_line(&String::from_utf8_lossy(&outcome.stderr), 300)
-            ),
-            Some(runners::sandbox::EXIT_EXEC_FAILED) => anyhow::bail!(
-                "the agent could not be executed in the sandbox: {}",
-                clean_line(&String::from_utf8_lossy(&outcome.stderr), 300)
-            ),
-            _ => {}
-        }
+    if let Some(why) = ctx.sandbox.failure(&report, outcome.exit_code) {
+        let stderr = clean_line(&String::from_utf8_lossy(&outcome.stderr), 300);
+        anyhow::bail!(
+            "{why}{}",
+            if stderr.is_empty() {
+                String::new()
+            } else {
+                format!(": {stderr}")
+            }
+        );
     }
     if !ctx.keep_checkouts {
         let _ = runners::remove_tree(&dir);
@@ -386,8 +384,30 @@ fn execute_inner(d: &Dispatch, ctx: &Ctx<'_>, rec: &mut DispatchRecord) -> Resul
                 .unwrap_or_else(|| "agent failed".into())
         );
     }
+    if outcome.stdout_truncated {
+        anyhow::bail!(
+            "the agent's output went over the cap and was cut; a cut answer is not scored"
+        );
+    }
     if ctx.spec.output != runners::OutputFormat::Text {
         put(ctx.out, &format!("{stem}.raw"), &outcome.stdout)?;
+    }
+    // A non-zero exit with output is recorded (in the .json) and the answer kept; with no
+    // output at all the agent never answered (a missing script, a refused key), and scoring
+    // that as an empty answer would blame the model for the infrastructure.
+    if outcome.exit_code != Some(0) && outcome.stdout.iter().all(|b| b.is_ascii_whitespace()) {
+        let stderr = clean_line(&String::from_utf8_lossy(&outcome.stderr), 300);
+        anyhow::bail!(
+            "{} and no output{}",
+            outcome
+                .failure_reason()
+                .unwrap_or_else(|| "the agent failed".into()),
+            if stderr.is_empty() {
+                String::new()
+            } else {
+                format!(": {stderr}")
+            }
+        );
     }
     let answer =
         runners::extract_answer(ctx.spec, &outcome.stdout).context("reading the agent's result")?;
@@ -529,8 +549,8 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
             let m = manifest::load(mp)?;
             let mut checks = vec![
                 manifest::check_file(&m, Role::Qset, Some(&qset_path), mp),
-                manifest::check_file(&m, Role::Seal, opts.seal.as_deref(), mp),
-                manifest::check_file(&m, Role::Protocol, opts.protocol.as_deref(), mp),
+                manifest::check_used(&m, Role::Seal, opts.seal.as_deref(), mp),
+                manifest::check_used(&m, Role::Protocol, opts.protocol.as_deref(), mp),
                 manifest::check_base(&m, &base.commit),
                 manifest::check_scorer(&m),
             ];
@@ -572,11 +592,26 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
     })?;
     let plant = Plant::new(&opts.plant_dir).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
 
-    let out = opts.out.clone().unwrap_or_else(default_out);
-    let out_name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let out = std::path::absolute(opts.out.clone().unwrap_or_else(default_out))?;
+    let out_name = match out.file_name() {
+        Some(n) if !matches!(out.components().next_back(), Some(std::path::Component::ParentDir)) => {
+            n.to_string_lossy().into_owned()
+        }
+        _ => {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!("--out {} has no folder name of its own; the labelmap goes beside it, so name a new folder", out.display()),
+            )
+            .into())
+        }
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!("--out {} exists and is not a folder", out.display()),
+        )
+        .into());
+    }
 
     // Prompts, composed once; the gate searches them and checks them for leaks.
     let planted_path = seal.as_ref().map(|s| plant.seal_path(s));
@@ -594,10 +629,20 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
         "the plant folder's exclude line".into(),
         plant.exclude_line().into_bytes(),
     ));
-    let visible_names = vec![
+    let mut visible_names = vec![
         ("plant folder".to_string(), opts.plant_dir.clone()),
         ("out-dir name".to_string(), out_name.clone()),
     ];
+    // The deliver prefix is the only prompt text that differs between the arms, so it is the
+    // part of the prompt that could tell an agent its arm; it is searched for tokens too.
+    if let Some(p) = &planted_path {
+        extra_corpus.push(("the planted seal path".into(), p.as_bytes().to_vec()));
+        if opts.deliver {
+            let prefix = deliver_prefix(p);
+            extra_corpus.push(("the deliver prefix".into(), prefix.as_bytes().to_vec()));
+            visible_names.push(("deliver prefix".to_string(), prefix));
+        }
+    }
     let phase = if opts.arms == Arms::Ctrl && seal.is_none() {
         Phase::Pre
     } else {
@@ -693,14 +738,6 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
                 None
             };
             let prompt = compose_prompt(&q.question, protocol.as_deref(), deliver_path);
-            let leaks = crate::nameleak::check_prompt(&prompt, &q.qid);
-            if let Some(l) = leaks.first() {
-                return Err(Fail::new(
-                    Exit::NameLeak,
-                    format!("{} (question {}); the round does not start", l, q.qid),
-                )
-                .into());
-            }
             for rep in 1..=opts.reps {
                 plan.push(Dispatch {
                     label: label.clone(),
@@ -753,6 +790,9 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
             dirty: base.dirty,
         },
         agent: agent_name,
+        agent_command: spec.template.clone(),
+        prompt_stdin: opts.prompt_stdin,
+        sandbox: opts.sandbox.name().into(),
         model: opts.model.clone(),
         reps: opts.reps,
         arms: opts.arms.as_str().into(),
@@ -847,6 +887,8 @@ fn dispatch_and_score(opts: &RunOptions, p: Prepared) -> Result<Exit> {
     );
     let temp_root = TempRoot::create(&[&out_abs, &corpus.base.workdir])?;
     forbid.push(temp_root.path().to_path_buf());
+    // On --resume the labelmap already exists while agents run: no sandboxed agent may read it.
+    forbid.push(labelmap.clone());
     let sandbox = crate::sandbox::SandboxPlan::new(opts.sandbox, forbid)
         .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
     record.isolation = format!("{} (requested)", opts.sandbox.name());
@@ -867,11 +909,11 @@ fn dispatch_and_score(opts: &RunOptions, p: Prepared) -> Result<Exit> {
     let groups = ProcessGroups::new();
     let cancel = Arc::new(AtomicBool::new(false));
     {
+        // The handler only raises the flag: each dispatch's runner stops its own process group
+        // while it still holds the unreaped leader, so no recycled group id can be signalled.
         let cancel = cancel.clone();
-        let groups = groups.clone();
         let _ = ctrlc::set_handler(move || {
             cancel.store(true, Ordering::SeqCst);
-            groups.kill_all(Duration::from_secs(2));
         });
     }
     let progress = crate::progress::Progress::new(todo.len() as u64, opts.quiet);
@@ -893,7 +935,6 @@ fn dispatch_and_score(opts: &RunOptions, p: Prepared) -> Result<Exit> {
         cancel: &cancel,
         user_home: std::env::var_os("HOME").map(PathBuf::from),
     };
-    let records: Mutex<Vec<DispatchRecord>> = Mutex::new(Vec::new());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()?;
@@ -908,13 +949,13 @@ fn dispatch_and_score(opts: &RunOptions, p: Prepared) -> Result<Exit> {
                 failures.fetch_add(1, Ordering::SeqCst);
             }
             progress.tick(failures.load(Ordering::SeqCst));
-            records.lock().expect("records lock").push(rec);
         });
     });
     progress.finish();
     // Every dispatch has ended (or was stopped): only now may the labelmap exist.
     write_labelmap(&labelmap, &plan)?;
-    let records = records.into_inner().expect("records lock");
+    // Every planned dispatch's record, this run's and (on --resume) the earlier ones'.
+    let records = record::dispatch_records(&out, &plan);
     let mut names: Vec<String> = records
         .iter()
         .flat_map(|r| r.env_names.iter().cloned())

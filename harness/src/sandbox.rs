@@ -57,6 +57,31 @@ impl SandboxPlan {
     }
 }
 
+impl SandboxPlan {
+    /// Whether a dispatch's exit code was the wrapper's own (it refused, or could not exec the
+    /// agent) rather than the agent's: read from the wrapper's report, so an agent that itself
+    /// exits 125 or 127 is not blamed on the sandbox.
+    pub fn failure(&self, report: &Path, exit_code: Option<i32>) -> Option<String> {
+        if self.mode == SandboxMode::None {
+            return None;
+        }
+        match (exit_code, sb::read_report(report)) {
+            (_, Ok(iso)) if iso.refused => Some(format!(
+                "the sandbox refused to start the agent ({})",
+                describe(&iso)
+            )),
+            (_, Ok(iso)) if iso.exec_error.is_some() => Some(format!(
+                "the agent could not be executed in the sandbox: {}",
+                iso.exec_error.unwrap_or_default()
+            )),
+            (Some(sb::EXIT_SANDBOX_REFUSED), Err(_)) => {
+                Some("the sandbox wrapper failed before the agent started (no report)".into())
+            }
+            _ => None,
+        }
+    }
+}
+
 /// One line for a wrapper's report: the level, and what is missing.
 pub fn describe(iso: &Isolation) -> String {
     if iso.missing.is_empty() {
