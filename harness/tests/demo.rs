@@ -87,3 +87,41 @@ fn shipped_demo_manifest_verifies() {
         .assert()
         .code(0);
 }
+
+#[test]
+fn the_terminal_report_never_prints_a_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = harness()
+        .args(["run", "--quiet", "--out", "tok"])
+        .current_dir(dir.path())
+        .assert()
+        .code(0);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
+        + &String::from_utf8_lossy(&a.get_output().stderr);
+    let demo = harness::demo::demo().unwrap();
+    let qset = scorer::qset::parse(demo.qset, "demo").unwrap();
+    // Purely numeric values (a batch size, a version) also occur in the report's own numbers
+    // and timestamps; those are checked on the answer-excerpt lines only.
+    let numeric = |t: &str| t.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let excerpt_lines: String = out
+        .lines()
+        .filter(|l| {
+            l.contains("┆") && (l.contains("ARM") || l.contains("CTRL") || l.starts_with("│     "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for q in &qset.questions {
+        let values = std::iter::once(q.token.as_str()).chain(q.general.as_deref());
+        for v in values {
+            let hay = if numeric(v) { &excerpt_lines } else { &out };
+            assert!(!hay.contains(v), "{} value printed", q.qid);
+        }
+    }
+    assert!(
+        out.contains("‹token›"),
+        "the excerpts are masked, not dropped"
+    );
+    // The out-dir keeps the answers whole: they are the answers.
+    let md = std::fs::read_to_string(dir.path().join("tok/report.md")).unwrap();
+    assert!(qset.questions.iter().any(|q| md.contains(&q.token)));
+}

@@ -325,3 +325,14 @@ fn seal_refuses_what_the_gate_refuses() {
         .code(8);
     assert!(!m.exists());
 }
+
+#[test]
+fn a_file_named_after_a_token_is_contamination_and_its_name_is_masked() {
+    let f = fixture(&[]);
+    std::fs::write(f.repo.join(format!("notes-{}.txt", f.neg)), "innocent\n").unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "named");
+    let a = gate(&f).code(5);
+    no_token_printed(&a, &f);
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("‹token›"));
+}

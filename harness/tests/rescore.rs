@@ -234,3 +234,15 @@ fn report_renders_every_format_of_a_finished_round() {
         assert!(text.contains(needle), "{fmt}: {text}");
     }
 }
+
+#[test]
+fn rescore_of_an_incomplete_round_claims_no_verdict() {
+    let r = tiny_round();
+    let done = r.out.join("ROUND_DONE");
+    let text = std::fs::read_to_string(&done)
+        .unwrap()
+        .replace("complete: yes", "complete: NO");
+    std::fs::write(&done, text).unwrap();
+    let a = harness().arg("rescore").arg(&r.out).assert().code(13);
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("ROUND INCOMPLETE"));
+}

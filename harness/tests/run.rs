@@ -1027,3 +1027,204 @@ fn an_agent_template_that_never_gets_the_prompt_is_refused_before_dispatch() {
         );
     }
 }
+
+// ── Review fixes: each of these was a way to report a result that was not measured. ──
+
+#[test]
+fn a_silent_agent_that_exits_non_zero_is_a_failed_dispatch_not_an_empty_answer() {
+    let f = Fixture::with_rows(standard_rows().into_iter().take(1).collect());
+    let script = f.dir.path().join("silent.sh");
+    std::fs::write(&script, "#!/bin/sh\necho 'api key refused' >&2\nexit 1\n").unwrap();
+    let o = f.run(&[
+        "--agent",
+        &format!("command:sh {} {{prompt}}", script.display()),
+        "--reps",
+        "1",
+        "--sandbox",
+        "none",
+    ]);
+    assert_eq!(o.status.code(), Some(13), "{}", text(&o.stdout));
+    let done = f.round_done();
+    assert!(
+        done.contains("complete: NO") && done.contains("claimed: no"),
+        "{done}"
+    );
+    assert!(files_with_ext(&f.out, "txt").is_empty());
+    let errs = files_with_ext(&f.out, "err");
+    assert_eq!(errs.len(), 2);
+    assert!(
+        errs.iter()
+            .all(|(_, e)| e.contains("exit status 1") && e.contains("no output")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn a_sealed_protocol_left_off_the_run_is_a_manifest_mismatch() {
+    let f = Fixture::new();
+    let proto = f.dir.path().join("protocol.txt");
+    std::fs::write(
+        &proto,
+        "End your answer with <<VERDICT:ANSWERED>> or <<VERDICT:REFUSED>>.\n",
+    )
+    .unwrap();
+    let manifest = f.dir.path().join("manifest.json");
+    harness()
+        .env("HOME", &f.user_home)
+        .arg("seal")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--protocol")
+        .arg(&proto)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&manifest)
+        .assert()
+        .success();
+    let o = f.run(&[
+        "--agent",
+        &agent("noop.sh", &[]),
+        "--reps",
+        "1",
+        "--manifest",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(10), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("protocol"), "{}", text(&o.stderr));
+    // Given, it matches and the round runs.
+    let o = f.run(&[
+        "--agent",
+        &agent("sealreader.sh", &[]),
+        "--reps",
+        "1",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--protocol",
+        proto.to_str().unwrap(),
+    ]);
+    assert!(
+        f.round_done().contains("manifest: match"),
+        "{}\n{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn resume_refuses_another_sandbox_mode() {
+    let f = Fixture::with_rows(standard_rows().into_iter().take(1).collect());
+    let o = f.run(&[
+        "--agent",
+        &agent("sealreader.sh", &[]),
+        "--reps",
+        "1",
+        "--sandbox",
+        "none",
+    ]);
+    assert!(
+        f.round_done().contains("complete: yes"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = f.run(&[
+        "--agent",
+        &agent("sealreader.sh", &[]),
+        "--reps",
+        "1",
+        "--sandbox",
+        "auto",
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--sandbox differs"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn an_out_dir_without_a_name_of_its_own_is_refused_and_dot_keeps_the_labelmap_outside() {
+    let f = Fixture::new();
+    let here = f.dir.path().join("here");
+    std::fs::create_dir_all(&here).unwrap();
+    let o = f
+        .cmd_at(
+            Path::new(".."),
+            &[
+                "--agent",
+                &agent("noop.sh", &[]),
+                "--seal",
+                f.seal.to_str().unwrap(),
+            ],
+        )
+        .current_dir(&here)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let file = f.dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let o = f
+        .cmd_at(
+            &file,
+            &[
+                "--agent",
+                &agent("noop.sh", &[]),
+                "--seal",
+                f.seal.to_str().unwrap(),
+            ],
+        )
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        std::fs::read_dir(&here).unwrap().next().is_none(),
+        "nothing written so far"
+    );
+    // `--out .` is the (empty) current folder by its own name: the labelmap goes beside it.
+    f.cmd_at(
+        Path::new("."),
+        &[
+            "--agent",
+            &agent("sealreader.sh", &[]),
+            "--reps",
+            "1",
+            "--seal",
+            f.seal.to_str().unwrap(),
+        ],
+    )
+    .current_dir(&here)
+    .output()
+    .unwrap();
+    assert!(here.join("ROUND_DONE").is_file());
+    assert!(f.dir.path().join("here.labelmap").is_file());
+    assert!(!std::fs::read_dir(&here)
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().ends_with(".labelmap")));
+}
+
+#[test]
+fn a_ctrl_only_round_does_not_claim_its_ok() {
+    let f = Fixture::new();
+    let o = f
+        .cmd(&[
+            "--agent",
+            &agent("sealreader.sh", &[]),
+            "--reps",
+            "1",
+            "--arms",
+            "CTRL",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let done = f.round_done();
+    assert!(
+        done.contains("claimed: no") && done.contains("not claimed"),
+        "{done}"
+    );
+}
