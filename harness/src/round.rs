@@ -431,6 +431,12 @@ struct Prepared {
 
 /// Runs a round. Returns the exit the round ends with.
 pub fn run(mut opts: RunOptions) -> Result<Exit> {
+    // A Landlock-only sandbox leaves /proc visible: a non-dumpable harness keeps an agent of
+    // the same (non-root) user from reading its environment and memory through /proc.
+    // SAFETY: prctl with PR_SET_DUMPABLE takes plain integers and touches no memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
     // Keeps the demo's temp folders alive for the round.
     let mut _demo_dirs: Vec<tempfile::TempDir> = Vec::new();
     let mut demo_label = None;
