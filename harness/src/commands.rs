@@ -81,6 +81,8 @@ pub struct GateRun {
     pub qset_bytes: Vec<u8>,
     /// The seal bytes, when given.
     pub seal_bytes: Option<Vec<u8>>,
+    /// The protocol bytes, when given.
+    pub protocol_bytes: Option<Vec<u8>>,
 }
 
 /// Runs the gate and prints its table.
@@ -116,37 +118,22 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
     })?;
     let plant =
         runners::Plant::new(a.plant_dir).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
-    let mut extra = Vec::new();
-    if let Some(p) = a.protocol {
-        let b = std::fs::read(p).map_err(|e| {
+    let protocol = match a.protocol {
+        Some(p) => Some(std::fs::read(p).map_err(|e| {
             Fail::new(
                 Exit::ProtocolMissing,
                 format!("protocol file {}: {e}", p.display()),
             )
-        })?;
-        extra.push(("protocol text".to_string(), b));
-    }
-    for q in &qset.questions {
-        extra.push((
-            format!("question text of {}", q.qid),
-            q.question.as_bytes().to_vec(),
-        ));
-    }
-    extra.push((
-        "the plant folder's exclude line".into(),
-        plant.exclude_line().into_bytes(),
-    ));
+        })?),
+        None => None,
+    };
     let seal_name = a
         .seal
         .and_then(|p| p.file_name())
         .map(|n| n.to_string_lossy().into_owned());
-    // The planted path is what `--deliver` puts in ARM's prompt, and what `ls` shows.
-    if let Some(n) = &seal_name {
-        extra.push((
-            "the planted seal path".into(),
-            format!("{}/{n}", plant.dir()).into_bytes(),
-        ));
-    }
+    let planted = seal_name.as_ref().map(|n| format!("{}/{n}", plant.dir()));
+    let (extra, names) =
+        gate::seen_besides_tree(&qset, protocol.as_deref(), &plant, planted.as_deref());
     let report = gate::check(&GateInput {
         qset: &qset,
         qset_path: a.qset,
@@ -154,7 +141,7 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         seal_name: seal_name.as_deref(),
         corpus: &corpus,
         extra_corpus: extra,
-        visible_names: vec![("plant folder".into(), a.plant_dir.to_string())],
+        visible_names: names,
         phase: a.phase,
         allow_contaminated: false,
     })?;
@@ -164,6 +151,7 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         base,
         qset_bytes,
         seal_bytes,
+        protocol_bytes: protocol,
     })
 }
 
@@ -193,6 +181,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         base,
         qset_bytes,
         seal_bytes,
+        protocol_bytes,
     } = run_gate(a)?;
     let exit = report.exit();
     if exit != Exit::Ok {
@@ -211,13 +200,8 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
             sha256: manifest::sha256_hex(&b),
         });
     }
-    if let Some(p) = a.protocol {
-        let b = std::fs::read(p).map_err(|e| {
-            Fail::new(
-                Exit::ProtocolMissing,
-                format!("protocol file {}: {e}", p.display()),
-            )
-        })?;
+    // The hash is of the bytes the gate judged, not of a second read.
+    if let (Some(p), Some(b)) = (a.protocol, protocol_bytes) {
         inputs.push(Input {
             role: Role::Protocol,
             path: rel_to_manifest(output, p),

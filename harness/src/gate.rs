@@ -192,6 +192,43 @@ fn contains_ci(hay: &[u8], needle: &str) -> bool {
     hay.contains(&needle.to_lowercase())
 }
 
+/// A name an agent can see, with what it is (for the name-leak axis).
+pub type VisibleName = (String, String);
+
+/// What an agent sees besides the tree, for the gate to search and name-check: the protocol
+/// text, every question text, the plant folder's exclude line, the planted seal path and the
+/// deliver prefix (the only prompt text that differs between the arms). One composition for
+/// `gate`, `seal` and `run`, so the three cannot disagree.
+pub fn seen_besides_tree(
+    qset: &Qset,
+    protocol: Option<&[u8]>,
+    plant: &runners::Plant,
+    planted_path: Option<&str>,
+) -> (Vec<(String, Vec<u8>)>, Vec<VisibleName>) {
+    let mut extra: Vec<(String, Vec<u8>)> = Vec::new();
+    if let Some(p) = protocol {
+        extra.push(("protocol text".into(), p.to_vec()));
+    }
+    for q in &qset.questions {
+        extra.push((
+            format!("question text of {}", q.qid),
+            q.question.as_bytes().to_vec(),
+        ));
+    }
+    extra.push((
+        "the plant folder's exclude line".into(),
+        plant.exclude_line().into_bytes(),
+    ));
+    let mut names = vec![("plant folder".to_string(), plant.dir().to_string())];
+    if let Some(p) = planted_path {
+        let prefix = crate::round::deliver_prefix(p);
+        extra.push(("the planted seal path".into(), p.as_bytes().to_vec()));
+        extra.push(("the deliver prefix".into(), prefix.as_bytes().to_vec()));
+        names.push(("deliver prefix".to_string(), prefix));
+    }
+    (extra, names)
+}
+
 /// Runs every axis. An `Err` means the gate could not look (a search error, an unreadable
 /// file): the caller ends with exit 8, never with "0 hits".
 pub fn check(input: &GateInput<'_>) -> Result<GateReport> {

@@ -621,34 +621,13 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
 
     // Prompts, composed once; the gate searches them and checks them for leaks.
     let planted_path = seal.as_ref().map(|s| plant.seal_path(s));
-    let mut extra_corpus: Vec<(String, Vec<u8>)> = Vec::new();
-    if let Some(p) = &protocol {
-        extra_corpus.push(("protocol text".into(), p.as_bytes().to_vec()));
-    }
-    for q in &qset.questions {
-        extra_corpus.push((
-            format!("question text of {}", q.qid),
-            q.question.as_bytes().to_vec(),
-        ));
-    }
-    extra_corpus.push((
-        "the plant folder's exclude line".into(),
-        plant.exclude_line().into_bytes(),
-    ));
-    let mut visible_names = vec![
-        ("plant folder".to_string(), opts.plant_dir.clone()),
-        ("out-dir name".to_string(), out_name.clone()),
-    ];
-    // The deliver prefix is the only prompt text that differs between the arms, so it is the
-    // part of the prompt that could tell an agent its arm; it is searched for tokens too.
-    if let Some(p) = &planted_path {
-        extra_corpus.push(("the planted seal path".into(), p.as_bytes().to_vec()));
-        if opts.deliver {
-            let prefix = deliver_prefix(p);
-            extra_corpus.push(("the deliver prefix".into(), prefix.as_bytes().to_vec()));
-            visible_names.push(("deliver prefix".to_string(), prefix));
-        }
-    }
+    let (extra_corpus, mut visible_names) = gate::seen_besides_tree(
+        &qset,
+        protocol.as_deref().map(str::as_bytes),
+        &plant,
+        planted_path.as_deref(),
+    );
+    visible_names.push(("out-dir name".to_string(), out_name.clone()));
     let phase = if opts.arms == Arms::Ctrl && seal.is_none() {
         Phase::Pre
     } else {
