@@ -61,6 +61,20 @@ fn gate(f: &Fixture) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// `harness seal` of the fixture into the manifest `m`.
+fn seal(f: &Fixture, m: &std::path::Path) -> assert_cmd::assert::Assert {
+    harness()
+        .args(["seal", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(m)
+        .assert()
+}
+
 fn no_token_printed(a: &assert_cmd::assert::Assert, f: &Fixture) {
     let out = a.get_output();
     for t in [&f.pos, &f.neg] {
@@ -245,17 +259,7 @@ fn phase_pre_is_partial_exit_3() {
 fn manifest_round_trip_and_mismatches() {
     let f = fixture(&[]);
     let m = f.work.join("manifest.json");
-    harness()
-        .args(["seal", "--qset"])
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("-o")
-        .arg(&m)
-        .assert()
-        .code(0);
+    seal(&f, &m).code(0);
     harness()
         .arg("verify")
         .arg(&m)
@@ -264,17 +268,7 @@ fn manifest_round_trip_and_mismatches() {
         .assert()
         .code(0);
     // An existing manifest is not overwritten without --force.
-    harness()
-        .args(["seal", "--qset"])
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("-o")
-        .arg(&m)
-        .assert()
-        .code(2);
+    seal(&f, &m).code(2);
     // Same content at another path: still a match (content, not path).
     let moved = f.work.join("elsewhere.tsv");
     std::fs::copy(&f.qset, &moved).unwrap();
@@ -312,17 +306,7 @@ fn seal_refuses_what_the_gate_refuses() {
     let f = fixture(&[]);
     std::fs::write(&f.seal, "nothing\n").unwrap();
     let m = f.work.join("manifest.json");
-    harness()
-        .args(["seal", "--qset"])
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("-o")
-        .arg(&m)
-        .assert()
-        .code(8);
+    seal(&f, &m).code(8);
     assert!(!m.exists());
 }
 

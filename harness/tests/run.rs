@@ -108,6 +108,24 @@ impl Fixture {
         }
     }
 
+    /// `harness seal` of this fixture's qset and seal (plus `extra` flags) into `manifest`.
+    fn seal_manifest(&self, manifest: &Path, extra: &[&str]) {
+        harness()
+            .env("HOME", &self.user_home)
+            .arg("seal")
+            .arg("--qset")
+            .arg(&self.qset)
+            .arg("--seal")
+            .arg(&self.seal)
+            .arg("--repo")
+            .arg(&self.repo)
+            .arg("-o")
+            .arg(manifest)
+            .args(extra)
+            .assert()
+            .success();
+    }
+
     /// `harness run` on this fixture with `extra` flags, the fake home and two variables an
     /// agent must never receive.
     fn cmd(&self, extra: &[&str]) -> assert_cmd::Command {
@@ -889,19 +907,7 @@ fn an_out_dir_that_names_an_arm_is_refused_before_dispatch() {
 fn a_qset_changed_by_one_byte_fails_the_manifest_before_dispatch() {
     let f = Fixture::new();
     let manifest = f.dir.path().join("manifest.json");
-    harness()
-        .env("HOME", &f.user_home)
-        .arg("seal")
-        .arg("--qset")
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("-o")
-        .arg(&manifest)
-        .assert()
-        .success();
+    f.seal_manifest(&manifest, &[]);
     let mut q = std::fs::read(&f.qset).unwrap();
     let i = q.iter().position(|b| *b == b'?').unwrap();
     q[i] = b'.';
@@ -924,19 +930,7 @@ fn a_qset_changed_by_one_byte_fails_the_manifest_before_dispatch() {
 fn an_unchanged_manifest_lets_the_round_run() {
     let f = Fixture::new();
     let manifest = f.dir.path().join("manifest.json");
-    harness()
-        .env("HOME", &f.user_home)
-        .arg("seal")
-        .arg("--qset")
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("-o")
-        .arg(&manifest)
-        .assert()
-        .success();
+    f.seal_manifest(&manifest, &[]);
     let o = f.run(&[
         "--agent",
         &agent("sealreader.sh", &[]),
@@ -1069,21 +1063,7 @@ fn a_sealed_protocol_left_off_the_run_is_a_manifest_mismatch() {
     )
     .unwrap();
     let manifest = f.dir.path().join("manifest.json");
-    harness()
-        .env("HOME", &f.user_home)
-        .arg("seal")
-        .arg("--qset")
-        .arg(&f.qset)
-        .arg("--seal")
-        .arg(&f.seal)
-        .arg("--protocol")
-        .arg(&proto)
-        .arg("--repo")
-        .arg(&f.repo)
-        .arg("-o")
-        .arg(&manifest)
-        .assert()
-        .success();
+    f.seal_manifest(&manifest, &["--protocol", proto.to_str().unwrap()]);
     let o = f.run(&[
         "--agent",
         &agent("noop.sh", &[]),
