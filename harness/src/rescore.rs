@@ -190,6 +190,15 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     let old_fp = rec.scorer_fingerprint.clone();
     rec.scorer_fingerprint = scorer::fingerprint();
     rec.lexicon_version = scorer::LEXICON_VERSION.into();
+    // The manifest sealed the round's scorer; a rescore with another one is no longer that
+    // pre-registration, so its report must not say "match".
+    if old_fp != rec.scorer_fingerprint && rec.manifest.status == "match" {
+        rec.manifest.status = "UNVERIFIED".into();
+        println!(
+            "manifest: UNVERIFIED for this rescore (the sealed scorer was {}; this one differs)",
+            old_fp.get(..12).unwrap_or(&old_fp)
+        );
+    }
     let meta = finish::meta_of(&rec, &qset);
     let report = Report::new(meta, rows);
 

@@ -246,3 +246,25 @@ fn rescore_of_an_incomplete_round_claims_no_verdict() {
     let a = harness().arg("rescore").arg(&r.out).assert().code(13);
     assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("ROUND INCOMPLETE"));
 }
+
+#[test]
+fn a_rescore_with_another_scorer_does_not_claim_the_manifest() {
+    let r = tiny_round();
+    // Stand in for a round sealed and scored by an older lexicon.
+    let p = r.out.join("round.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    v["manifest"]["status"] = "match".into();
+    v["scorer_fingerprint"] = "0123456789abcdef-older-scorer".into();
+    std::fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let a = harness().arg("rescore").arg(&r.out).assert().code(0);
+    assert!(String::from_utf8_lossy(&a.get_output().stdout)
+        .contains("manifest: UNVERIFIED for this rescore"));
+    let dir = std::fs::read_dir(&r.out)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+        .unwrap();
+    let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
+    assert!(summary.contains("\"UNVERIFIED\""), "{summary}");
+}
