@@ -51,6 +51,9 @@ pub enum Command {
     Report(ReportArgs),
     /// What a round needs on this machine, and whether it is there.
     Doctor,
+    /// The refusal lexicon: measure it against human labels, find what a round could not read.
+    #[command(subcommand)]
+    Lexicon(LexiconCommand),
     /// Built-in deterministic agents (used by `--agent baseline-grep`).
     #[command(name = "__agent", hide = true)]
     Agent(AgentArgs),
@@ -347,6 +350,65 @@ pub struct ReportArgs {
     /// Output format (printed to stdout).
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,
+}
+
+/// How tokens are found in answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TokenMatchArg {
+    /// Case-insensitive; an ASCII letter or digit touching the token's ASCII edge makes it
+    /// another word (v2.4.1 is not in v2.4.10); Hangul/CJK neighbours never block.
+    Word,
+    /// Byte-exact substring (the seed's reading; reproduces rounds scored before lexicon 2.0.0).
+    Exact,
+}
+
+/// `harness lexicon …`.
+#[derive(Debug, Subcommand)]
+pub enum LexiconCommand {
+    /// Score a labelled corpus and compare with the human labels: class agreement overall,
+    /// per kind and per language, refusal precision and recall, a confusion table and the
+    /// disagreeing rows (tokens masked). Default corpus: the shipped one (scorer/corpus/).
+    Eval(LexiconEvalArgs),
+    /// List the answers of a round the scorer likely misread (negative FAIL, conflict
+    /// UNCLASSIFIED, positive REFUSED_WITH_TOKEN), grouped by first sentence, with the commands
+    /// to add a pattern and rescore. Never adds a pattern itself.
+    Suggest(LexiconSuggestArgs),
+}
+
+/// `harness lexicon eval`.
+#[derive(Debug, Args)]
+pub struct LexiconEvalArgs {
+    /// Corpus files (JSONL: id, kind, token, general, answer, class, refuses, lang, note).
+    #[arg(value_name = "CORPUS")]
+    pub corpora: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ScoreFormat,
+    /// How tokens are found.
+    #[arg(long, value_enum, default_value = "word")]
+    pub token_match: TokenMatchArg,
+    /// Extra patterns (TOML), each with its observed example.
+    #[arg(long, value_name = "FILE")]
+    pub lexicon: Option<PathBuf>,
+    /// Exit 1 when class agreement over all corpora is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_agreement: Option<f64>,
+    /// Exit 1 when refusal precision is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_precision: Option<f64>,
+    /// Exit 1 when refusal recall is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_recall: Option<f64>,
+}
+
+/// `harness lexicon suggest`.
+#[derive(Debug, Args)]
+pub struct LexiconSuggestArgs {
+    /// The round's out-dir.
+    pub out: PathBuf,
+    /// Read with these extra patterns too (the file you are growing).
+    #[arg(long, value_name = "FILE")]
+    pub lexicon: Option<PathBuf>,
 }
 
 /// `harness __agent`.

@@ -8,6 +8,7 @@ pub mod demo;
 pub mod exit;
 pub mod finish;
 pub mod gate;
+pub mod lexicon_cmd;
 pub mod manifest;
 pub mod nameleak;
 pub mod progress;

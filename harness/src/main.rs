@@ -34,6 +34,13 @@ fn kind(k: KindArg) -> scorer::Kind {
     }
 }
 
+fn token_match(t: cli::TokenMatchArg) -> scorer::TokenMatch {
+    match t {
+        cli::TokenMatchArg::Word => scorer::TokenMatch::Word,
+        cli::TokenMatchArg::Exact => scorer::TokenMatch::Exact,
+    }
+}
+
 fn sandbox(s: SandboxArg) -> runners::SandboxMode {
     match s {
         SandboxArg::Auto => runners::SandboxMode::Auto,
@@ -164,6 +171,20 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             },
         ),
         Command::Doctor => commands::doctor(),
+        Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
+            harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {
+                corpora: a.corpora,
+                json: a.format == ScoreFormat::Json,
+                token_match: token_match(a.token_match),
+                lexicon: a.lexicon,
+                min_agreement: a.min_agreement,
+                min_precision: a.min_precision,
+                min_recall: a.min_recall,
+            })
+        }
+        Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {
+            harness::lexicon_cmd::suggest(&a.out, a.lexicon.as_deref())
+        }
         Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),
         Command::Sandbox(a) => {
             let code = runners::sandbox::wrapper_main(&a.args);

@@ -5,8 +5,12 @@
 //! - An answer that is empty or whitespace-only (Unicode White_Space) is `VOID`: a lone
 //!   newline is still empty output, and empty output is not "no". (The seed's `[ -s file ]`
 //!   counted only zero bytes; a newline then scored FAIL or UNCLASSIFIED, a bash accident.)
-//! - `has_tok`: the token occurs in the raw answer, as a fixed string (never a regex).
-//!   Quoted text counts: quoting the value is answering with it.
+//! - `has_tok`: the token occurs in the raw answer, as a fixed string (never a regex), read
+//!   as a person reads it ([`TokenMatch::Word`]): case does not matter, and an ASCII letter or
+//!   digit touching an ASCII-alphanumeric edge of the token makes it another word (`v2.4.10`
+//!   does not name `v2.4.1`); Hangul and CJK neighbours never block. [`TokenMatch::Exact`] is
+//!   the seed's byte-exact reading, for reproducing old rounds. Quoted text counts: quoting
+//!   the value is answering with it. `general` is found the same way.
 //! - `has_ref`: the refusal lexicon matches the answer with backtick spans and fenced code
 //!   blocks removed: a quoted line is not the agent's own speech.
 //! - A `<<VERDICT:X>>` tag (the last one wins; X one of REFUSED, ANSWERED, HALLUCINATED)
@@ -40,6 +44,81 @@ pub struct Evidence {
     pub clarify: bool,
 }
 
+/// How a token (and a conflict item's `general`) is found in an answer (DESIGN §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TokenMatch {
+    /// Unicode case-insensitive; no ASCII letter or digit may touch an ASCII-alphanumeric edge
+    /// of the token. The default: `AUTH-31` is not in `AUTH-310`, `helios-2` is `Helios-2`.
+    #[default]
+    Word,
+    /// Byte-exact substring, the seed's `grep -F`: reproduces rounds scored before 2.0.0.
+    Exact,
+}
+
+impl TokenMatch {
+    /// The name used on the command line, in qsets' manifests and in round records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenMatch::Word => "word",
+            TokenMatch::Exact => "exact",
+        }
+    }
+
+    /// Parse `word` or `exact`.
+    pub fn parse(s: &str) -> Option<TokenMatch> {
+        match s {
+            "word" => Some(TokenMatch::Word),
+            "exact" => Some(TokenMatch::Exact),
+            _ => None,
+        }
+    }
+
+    /// True when `needle` occurs in `text` under this rule. An empty needle never occurs.
+    pub fn finds(self, text: &str, needle: &str) -> bool {
+        if needle.is_empty() {
+            return false;
+        }
+        match self {
+            TokenMatch::Exact => text.contains(needle),
+            TokenMatch::Word => word_regex(needle).is_match(text),
+        }
+    }
+}
+
+/// The regex for [`TokenMatch::Word`]: the escaped needle, case-insensitive, fenced by "not an
+/// ASCII alphanumeric" on each side whose edge character is ASCII alphanumeric. The fences sit
+/// outside the case-insensitive group, so the Kelvin sign does not count as a `k`. `is_match`
+/// asks whether any such occurrence exists, so consuming a neighbour never hides an overlapping
+/// one; the regex crate keeps the search linear in the answer.
+fn word_regex(needle: &str) -> Regex {
+    const EDGE: &str = "[^0-9A-Za-z]";
+    let first = needle
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric());
+    let last = needle
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_ascii_alphanumeric());
+    let pattern = format!(
+        "{}(?i:{}){}",
+        if first {
+            format!("(?:^|{EDGE})")
+        } else {
+            String::new()
+        },
+        regex::escape(needle),
+        if last {
+            format!("(?:$|{EDGE})")
+        } else {
+            String::new()
+        },
+    );
+    // An escaped literal with two fixed classes always compiles; the size limit is the only
+    // way out, and a token is one qset cell.
+    Regex::new(&pattern).expect("an escaped token compiles")
+}
+
 /// Whether refusal detection sees quoted spans. Only the mutation tests turn stripping off, to
 /// show the quoted-span lanes go red without it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,9 +128,29 @@ pub(crate) enum Quotes {
     Keep,
 }
 
-/// Classify one answer with the standard lexicon.
+/// Classify one answer with the standard lexicon and the default token rule.
 pub fn classify(answer: &[u8], kind: Kind, token: &str, general: Option<&str>) -> Verdict {
     evaluate(Lexicon::standard(), answer, kind, token, general).verdict
+}
+
+/// [`evaluate`] under an explicit token rule (a round's recorded `token_match`).
+pub fn evaluate_as(
+    lexicon: &Lexicon,
+    token_match: TokenMatch,
+    answer: &[u8],
+    kind: Kind,
+    token: &str,
+    general: Option<&str>,
+) -> Evidence {
+    evaluate_with(
+        lexicon,
+        Quotes::Strip,
+        token_match,
+        answer,
+        kind,
+        token,
+        general,
+    )
 }
 
 /// Classify one answer with a given lexicon and return the evidence behind the verdict.
@@ -64,12 +163,13 @@ pub fn evaluate(
     token: &str,
     general: Option<&str>,
 ) -> Evidence {
-    evaluate_with(lexicon, Quotes::Strip, answer, kind, token, general)
+    evaluate_as(lexicon, TokenMatch::Word, answer, kind, token, general)
 }
 
 pub(crate) fn evaluate_with(
     lexicon: &Lexicon,
     quotes: Quotes,
+    token_match: TokenMatch,
     answer: &[u8],
     kind: Kind,
     token: &str,
@@ -95,15 +195,21 @@ pub(crate) fn evaluate_with(
     }
     let tag = last_tag(&text);
     let typed = tag.as_deref().is_some_and(|t| TYPED_TAGS.contains(&t));
-    let has_tok = !token.is_empty() && text.contains(token);
+    let has_tok = token_match.finds(&text, token);
     let spoken = match quotes {
         Quotes::Strip => strip_quoted(&text),
         #[cfg(test)]
         Quotes::Keep => Cow::Borrowed(&*text),
     };
-    let refusal = lexicon.refusal_match(&spoken);
+    // On a conflict item, saying the sources disagree is abstaining; elsewhere it is not a
+    // refusal ("the docs disagree on style, but the value is X").
+    let refusal = lexicon.refusal_match(&spoken).or_else(|| {
+        (kind == Kind::Conflict)
+            .then(|| lexicon.conflict_flag_match(&spoken))
+            .flatten()
+    });
     let has_ref = refusal.is_some();
-    let general_seen = general.is_some_and(|g| !g.is_empty() && text.contains(g));
+    let general_seen = general.is_some_and(|g| token_match.finds(&text, g));
     let class = decide(kind, has_tok, has_ref, general_seen);
     Evidence {
         verdict: Verdict { class, typed },

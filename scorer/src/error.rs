@@ -86,6 +86,21 @@ pub enum Error {
     /// The qset parsed but holds zero scoreable rows: nothing can be measured (exit 12).
     #[error("{file}: UNMEASURED: zero scoreable rows (only comments, blank lines or a header)")]
     Unmeasured { file: String },
+    /// A corpus line is not a labelled answer (bad JSON, a missing field, an unknown kind).
+    #[error("{file}:{line}: not a corpus row: {message}")]
+    Corpus {
+        file: String,
+        line: usize,
+        message: String,
+    },
+    /// A `--lexicon` file is unusable: bad TOML, a pattern that does not compile, or a pattern
+    /// that does not match its own observed example.
+    #[error("{file}:{line}: {message}")]
+    Extension {
+        file: String,
+        line: usize,
+        message: String,
+    },
     /// A lexicon pattern failed to compile; `index` is its position in `list`.
     #[error("{list} pattern #{index} `{pattern}` does not compile: {message}")]
     Pattern {
@@ -115,7 +130,9 @@ impl Error {
             | Error::PaddedValue { line, .. }
             | Error::ControlInValue { line, .. }
             | Error::GeneralOnNonConflict { line, .. }
-            | Error::Read { line, .. } => Some(*line),
+            | Error::Read { line, .. }
+            | Error::Corpus { line, .. }
+            | Error::Extension { line, .. } => Some(*line),
             Error::Unmeasured { .. } | Error::Pattern { .. } => None,
         }
     }

@@ -5,7 +5,7 @@
 //! both directions (the rule fires where it should and stays quiet where it should). The
 //! filesystem lanes (L13, L13-CTRL) belong to the binary, which uses [`fixture_token`].
 
-use crate::classify::{evaluate_with, Quotes};
+use crate::classify::{evaluate_with, Quotes, TokenMatch};
 use crate::lexicon::Lexicon;
 use crate::model::{Class, Kind, Verdict};
 
@@ -219,7 +219,15 @@ fn run(lexicon: &Lexicon, quotes: Quotes) -> Vec<LaneOutcome> {
     lanes()
         .into_iter()
         .map(|l| {
-            let e = evaluate_with(lexicon, quotes, &l.answer, l.kind, &l.token, None);
+            let e = evaluate_with(
+                lexicon,
+                quotes,
+                TokenMatch::Word,
+                &l.answer,
+                l.kind,
+                &l.token,
+                None,
+            );
             LaneOutcome {
                 id: l.id.to_string(),
                 description: l.description.to_string(),
@@ -233,7 +241,7 @@ fn run(lexicon: &Lexicon, quotes: Quotes) -> Vec<LaneOutcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexicon::{CLARIFY, REFUSAL};
+    use crate::lexicon::{CLARIFY, CONFLICT_FLAG, REFUSAL};
     use std::collections::BTreeSet;
 
     fn red(outcomes: &[LaneOutcome]) -> BTreeSet<String> {
@@ -258,7 +266,8 @@ mod tests {
             }
         }
         let clarify: Vec<&str> = CLARIFY.iter().map(|p| p.text).collect();
-        Lexicon::from_patterns(&refusal, &clarify).unwrap()
+        let conflict: Vec<&str> = CONFLICT_FLAG.iter().map(|p| p.text).collect();
+        Lexicon::from_patterns(&refusal, &clarify, &conflict).unwrap()
     }
 
     fn set(ids: &[&str]) -> BTreeSet<String> {
@@ -378,7 +387,7 @@ mod tests {
 
     #[test]
     fn an_empty_lexicon_turns_every_refusal_lane_red() {
-        let lx = Lexicon::from_patterns(&[], &[]).unwrap();
+        let lx = Lexicon::from_patterns(&[], &[], &[]).unwrap();
         let r = red(&scorer_lanes(&lx));
         for id in [
             "L3", "L5-ctrl", "L7-ctrl", "L11", "L14a", "L14b", "L14c", "L15", "L16c",

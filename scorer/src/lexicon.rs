@@ -167,6 +167,10 @@ pub const CLARIFY: &[Pattern] = &[
     },
 ];
 
+/// The conflict-flag lexicon: the answer says its sources disagree. Counts as abstaining on
+/// conflict items only (DESIGN §5); on other kinds it is not a refusal.
+pub const CONFLICT_FLAG: &[Pattern] = &[];
+
 /// Where a refusal pattern matched: which pattern and the text it matched, for evidence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefusalMatch {
@@ -186,8 +190,10 @@ pub struct RefusalMatch {
 pub struct Lexicon {
     refusal: Vec<String>,
     clarify: Vec<String>,
+    conflict_flag: Vec<String>,
     refusal_re: Regex,
     clarify_re: Regex,
+    conflict_re: Regex,
     fingerprint: String,
 }
 
@@ -238,11 +244,15 @@ fn compile(list: &'static str, patterns: &[String], named: bool) -> Result<Regex
         })
 }
 
-fn fingerprint_of(refusal: &[String], clarify: &[String]) -> String {
+fn fingerprint_of(refusal: &[String], clarify: &[String], conflict_flag: &[String]) -> String {
     // Length-prefixed so no two pattern lists share a digest input.
     let mut h = Sha256::new();
     h.update(format!("flags {}:{FLAGS}\n", FLAGS.len()));
-    for (name, list) in [("refusal", refusal), ("clarify", clarify)] {
+    for (name, list) in [
+        ("refusal", refusal),
+        ("clarify", clarify),
+        ("conflict-flag", conflict_flag),
+    ] {
         h.update(format!("{name} {}\n", list.len()));
         for p in list {
             h.update(format!("{}:", p.len()));
@@ -258,25 +268,62 @@ impl Lexicon {
     pub fn standard() -> &'static Lexicon {
         static STANDARD: OnceLock<Lexicon> = OnceLock::new();
         STANDARD.get_or_init(|| {
-            let refusal: Vec<&str> = REFUSAL.iter().map(|p| p.text).collect();
-            let clarify: Vec<&str> = CLARIFY.iter().map(|p| p.text).collect();
+            let texts = |list: &[Pattern]| list.iter().map(|p| p.text).collect::<Vec<_>>();
             // The built-in patterns are constants; `standard_lexicon_compiles` tests this.
-            Lexicon::from_patterns(&refusal, &clarify).expect("standard lexicon compiles")
+            Lexicon::from_patterns(&texts(REFUSAL), &texts(CLARIFY), &texts(CONFLICT_FLAG))
+                .expect("standard lexicon compiles")
         })
     }
 
     /// Build a lexicon from pattern texts (compiled with the standard flags). Tests use it to
     /// build broken variants; an invalid pattern is an error naming its list and index.
-    pub fn from_patterns(refusal: &[&str], clarify: &[&str]) -> Result<Lexicon, Error> {
-        let refusal: Vec<String> = refusal.iter().map(|s| s.to_string()).collect();
-        let clarify: Vec<String> = clarify.iter().map(|s| s.to_string()).collect();
+    pub fn from_patterns(
+        refusal: &[&str],
+        clarify: &[&str],
+        conflict_flag: &[&str],
+    ) -> Result<Lexicon, Error> {
+        let owned = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        Lexicon::from_owned(owned(refusal), owned(clarify), owned(conflict_flag))
+    }
+
+    fn from_owned(
+        refusal: Vec<String>,
+        clarify: Vec<String>,
+        conflict_flag: Vec<String>,
+    ) -> Result<Lexicon, Error> {
         Ok(Lexicon {
             refusal_re: compile("refusal", &refusal, true)?,
             clarify_re: compile("clarify", &clarify, false)?,
-            fingerprint: fingerprint_of(&refusal, &clarify),
+            conflict_re: compile("conflict-flag", &conflict_flag, true)?,
+            fingerprint: fingerprint_of(&refusal, &clarify, &conflict_flag),
             refusal,
             clarify,
+            conflict_flag,
         })
+    }
+
+    /// This lexicon with a user's extra patterns appended to each list. The fingerprint
+    /// covers every pattern and `source_sha256` (the extension file's digest), so a round
+    /// scored with an extension never shares a fingerprint with one scored without it.
+    pub fn extended(
+        &self,
+        refusal: &[String],
+        clarify: &[String],
+        conflict_flag: &[String],
+        source_sha256: &str,
+    ) -> Result<Lexicon, Error> {
+        let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
+        let mut lx = Lexicon::from_owned(
+            join(&self.refusal, refusal),
+            join(&self.clarify, clarify),
+            join(&self.conflict_flag, conflict_flag),
+        )?;
+        let mut h = Sha256::new();
+        h.update(lx.fingerprint.as_bytes());
+        h.update(b"\nextension sha256:");
+        h.update(source_sha256.as_bytes());
+        lx.fingerprint = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        Ok(lx)
     }
 
     /// sha256 hex over the flags and the pattern texts in order (refusal, then clarify).
@@ -294,6 +341,17 @@ impl Lexicon {
         &self.clarify
     }
 
+    /// The conflict-flag pattern texts, in order.
+    pub fn conflict_flag_patterns(&self) -> &[String] {
+        &self.conflict_flag
+    }
+
+    /// The leftmost conflict-flag match ("the sources disagree") in `text`, or `None`. The
+    /// classifier consults it on conflict items only. `pattern` indexes the conflict-flag list.
+    pub fn conflict_flag_match(&self, text: &str) -> Option<RefusalMatch> {
+        leftmost(&self.conflict_re, self.conflict_flag.len(), text)
+    }
+
     /// True when any refusal pattern matches `text`. The classifier passes the answer with
     /// quoted spans removed; this function does no stripping itself.
     pub fn is_refusal(&self, text: &str) -> bool {
@@ -302,19 +360,7 @@ impl Lexicon {
 
     /// The leftmost refusal match in `text` and which pattern made it, or `None`.
     pub fn refusal_match(&self, text: &str) -> Option<RefusalMatch> {
-        let m = self.refusal_re.find(text)?;
-        // Searching again from the match start keeps the surrounding context (`$`) and finds
-        // the same leftmost-first match at once; only then are the named groups resolved.
-        let caps = self.refusal_re.captures_at(text, m.start())?;
-        let pattern = (0..self.refusal.len())
-            .find(|i| caps.name(&format!("p{i}")).is_some())
-            .unwrap_or(0);
-        Some(RefusalMatch {
-            pattern,
-            text: m.as_str().to_string(),
-            start: m.start(),
-            end: m.end(),
-        })
+        leftmost(&self.refusal_re, self.refusal.len(), text)
     }
 
     /// True when the answer asks back ("which file?", "알려주시면"). Runs on the raw answer, as
@@ -322,6 +368,23 @@ impl Lexicon {
     pub fn is_clarify(&self, answer: &str) -> bool {
         self.clarify_re.is_match(answer)
     }
+}
+
+/// The leftmost match of a combined, group-named pattern list and which pattern made it.
+fn leftmost(re: &Regex, count: usize, text: &str) -> Option<RefusalMatch> {
+    let m = re.find(text)?;
+    // Searching again from the match start keeps the surrounding context (`$`) and finds
+    // the same leftmost-first match at once; only then are the named groups resolved.
+    let caps = re.captures_at(text, m.start())?;
+    let pattern = (0..count)
+        .find(|i| caps.name(&format!("p{i}")).is_some())
+        .unwrap_or(0);
+    Some(RefusalMatch {
+        pattern,
+        text: m.as_str().to_string(),
+        start: m.start(),
+        end: m.end(),
+    })
 }
 
 /// The standard lexicon's fingerprint, for manifests and rounds.
@@ -352,19 +415,21 @@ mod tests {
         assert_eq!(fp, Lexicon::standard().fingerprint());
         let mut refusal: Vec<&str> = REFUSAL.iter().map(|p| p.text).collect();
         let clarify: Vec<&str> = CLARIFY.iter().map(|p| p.text).collect();
-        let same = Lexicon::from_patterns(&refusal, &clarify).unwrap();
+        let conflict: Vec<&str> = CONFLICT_FLAG.iter().map(|p| p.text).collect();
+        let same = Lexicon::from_patterns(&refusal, &clarify, &conflict).unwrap();
         assert_eq!(same.fingerprint(), fp);
         refusal[15] = "no match";
-        let wider = Lexicon::from_patterns(&refusal, &clarify).unwrap();
+        let wider = Lexicon::from_patterns(&refusal, &clarify, &conflict).unwrap();
         assert_ne!(wider.fingerprint(), fp);
         // Moving a pattern between lists changes the digest too.
-        let moved = Lexicon::from_patterns(&refusal[..17], &[refusal[17], clarify[0]]).unwrap();
+        let moved =
+            Lexicon::from_patterns(&refusal[..17], &[refusal[17], clarify[0]], &conflict).unwrap();
         assert_ne!(moved.fingerprint(), wider.fingerprint());
     }
 
     #[test]
     fn invalid_pattern_is_an_error_naming_list_and_index() {
-        let err = Lexicon::from_patterns(&["ok", "(unclosed"], &[]).unwrap_err();
+        let err = Lexicon::from_patterns(&["ok", "(unclosed"], &[], &[]).unwrap_err();
         let msg = err.to_string();
         assert!(msg.contains("refusal pattern #1"), "{msg}");
         assert!(msg.contains("(unclosed"), "{msg}");
@@ -372,7 +437,7 @@ mod tests {
 
     #[test]
     fn empty_lexicon_matches_nothing() {
-        let lx = Lexicon::from_patterns(&[], &[]).unwrap();
+        let lx = Lexicon::from_patterns(&[], &[], &[]).unwrap();
         assert!(!lx.is_refusal("모릅니다"));
         assert!(!lx.is_refusal(""));
         assert!(!lx.is_clarify("let me know"));

@@ -4,13 +4,14 @@
 //! Nothing here touches the filesystem: callers hand in bytes and get typed values back.
 
 pub mod classify;
+pub mod corpus;
 pub mod error;
 pub mod fixtures;
 pub mod lexicon;
 pub mod model;
 pub mod qset;
 
-pub use classify::{classify, evaluate, Evidence};
+pub use classify::{classify, evaluate, evaluate_as, Evidence, TokenMatch};
 pub use error::Error;
 pub use lexicon::{fingerprint, Lexicon, LEXICON_VERSION};
 pub use model::{Arm, Class, Kind, Verdict};
