@@ -132,15 +132,12 @@ fn validate(name: &str, text: &str, list: &str, p: &UserPattern) -> Result<()> {
             return Err(fail(format!("has a bad lang `{}`", clean_line(lang, 20))));
         }
     }
-    let compiled = regex::RegexBuilder::new(&format!("(?imR)(?:{pattern})"))
-        .size_limit(64 << 20)
-        .build()
-        .map_err(|e| {
-            fail(format!(
-                "`{}` does not compile: {e}",
-                clean_line(pattern, 80)
-            ))
-        })?;
+    let compiled = scorer::lexicon::compile_one(pattern).map_err(|e| {
+        fail(format!(
+            "`{}` does not compile: {e}",
+            clean_line(pattern, 80)
+        ))
+    })?;
     let spoken = scorer::classify::strip_quoted(p.example.get_ref());
     if !compiled.is_match(&spoken) {
         return Err(fail(format!(
