@@ -76,6 +76,18 @@ pub struct BaseArgs {
     pub base_sha: Option<String>,
 }
 
+/// Which reading of the answers: extra lexicon patterns and the token rule. Both join the
+/// scorer fingerprint recorded in manifests, round.json and reports.
+#[derive(Debug, Args, Clone)]
+pub struct ReadingArgs {
+    /// Extra refusal / clarify / conflict-flag patterns (TOML), each with its observed example.
+    #[arg(long, value_name = "FILE")]
+    pub lexicon: Option<PathBuf>,
+    /// How tokens are found: word (default) or exact (the seed's byte-exact reading).
+    #[arg(long, value_enum, default_value = "word")]
+    pub token_match: TokenMatchArg,
+}
+
 /// Which arms to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ArmsArg {
@@ -185,6 +197,9 @@ pub struct RunArgs {
     /// Run the shipped demo; `discover` runs it without --deliver.
     #[arg(long, value_enum, value_name = "WHICH")]
     pub demo: Option<DemoArg>,
+    /// The reading of the answers (`--lexicon`, `--token-match`).
+    #[command(flatten)]
+    pub reading: ReadingArgs,
 }
 
 /// `harness rescore`.
@@ -198,6 +213,9 @@ pub struct RescoreArgs {
     /// Accept a qset whose hash differs from the round's record.
     #[arg(long)]
     pub accept_qset_change: bool,
+    /// The reading of the answers (`--lexicon`, `--token-match`).
+    #[command(flatten)]
+    pub reading: ReadingArgs,
 }
 
 /// `harness self-test`.
@@ -264,6 +282,9 @@ pub struct SealArgs {
     /// Seal against the embedded demo's base instead of --repo (regenerates manifests/demo.json).
     #[arg(long, conflicts_with_all = ["repo", "base_ref", "base_sha"])]
     pub embedded_demo: bool,
+    /// The reading of the answers (`--lexicon`, `--token-match`).
+    #[command(flatten)]
+    pub reading: ReadingArgs,
 }
 
 /// `harness verify`.
@@ -286,6 +307,9 @@ pub struct VerifyArgs {
     /// Report a different scorer fingerprint without failing.
     #[arg(long)]
     pub allow_scorer_change: bool,
+    /// The reading of the answers (`--lexicon`, `--token-match`).
+    #[command(flatten)]
+    pub reading: ReadingArgs,
 }
 
 /// Output format of `harness score`.
@@ -325,6 +349,9 @@ pub struct ScoreArgs {
     pub format: ScoreFormat,
     /// The answer file; `-` reads stdin.
     pub file: PathBuf,
+    /// The reading of the answers (`--lexicon`, `--token-match`).
+    #[command(flatten)]
+    pub reading: ReadingArgs,
 }
 
 /// Report formats.

@@ -32,7 +32,15 @@ pub fn score(
     if token.is_empty() {
         return Err(Fail::new(Exit::Usage, "--token must not be empty").into());
     }
-    let ev = scorer::evaluate(scorer::Lexicon::standard(), &bytes, kind, token, general);
+    let reading = crate::reading::active();
+    let ev = scorer::evaluate_as(
+        &reading.lexicon,
+        reading.token_match,
+        &bytes,
+        kind,
+        token,
+        general,
+    );
     if json {
         let v = serde_json::json!({
             "class": ev.verdict.class.as_str(),
@@ -213,8 +221,8 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         harness_version: env!("CARGO_PKG_VERSION").into(),
         created: chrono::Utc::now().to_rfc3339(),
         scorer: ScorerStamp {
-            fingerprint: scorer::fingerprint(),
-            lexicon_version: scorer::LEXICON_VERSION.into(),
+            fingerprint: crate::reading::active().fingerprint(),
+            lexicon_version: crate::reading::active().version(),
         },
         base: BaseStamp {
             sha: base.commit.clone(),

@@ -28,7 +28,7 @@ pub struct Entry {
 /// Scores every entry whose answer file exists; entries without one are skipped (they are
 /// counted as missing answers by the marker, never as a class).
 pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<Row>> {
-    let lexicon = scorer::Lexicon::standard();
+    let reading = crate::reading::active();
     let mut rows = Vec::new();
     for e in entries {
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
@@ -44,7 +44,14 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
             Err(err) => anyhow::bail!("reading {}: {err}", path.display()),
         };
-        let ev = scorer::evaluate(lexicon, &bytes, q.kind, &q.token, q.general.as_deref());
+        let ev = scorer::evaluate_as(
+            &reading.lexicon,
+            reading.token_match,
+            &bytes,
+            q.kind,
+            &q.token,
+            q.general.as_deref(),
+        );
         rows.push(Row {
             qid: e.qid.clone(),
             kind: q.kind,
@@ -72,8 +79,8 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         .unwrap_or_default();
     RoundMeta {
         harness_version: record.harness_version.clone(),
-        scorer_fingerprint: scorer::fingerprint(),
-        lexicon_version: scorer::LEXICON_VERSION.into(),
+        scorer_fingerprint: crate::reading::active().fingerprint(),
+        lexicon_version: crate::reading::active().version(),
         qset_name,
         seal_name: record.seal_name.clone(),
         questions: qset

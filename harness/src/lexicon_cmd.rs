@@ -2,152 +2,13 @@
 //! human labels, grown by users without a release, and the answers a round could not read.
 
 use crate::exit::{Exit, Fail};
+use crate::reading::{reading, Reading};
 use crate::text::clean_line;
 use anyhow::Result;
 use scorer::corpus::{self, Figures, Ratio, Scored};
-use scorer::{Class, Lexicon, TokenMatch};
-use serde::Deserialize;
-use sha2::{Digest, Sha256};
+use scorer::{Class, TokenMatch};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// The lexicon a command scores with: the standard one, or the standard one extended by a
-/// user's `--lexicon FILE`, with what identifies it in records.
-#[derive(Debug, Clone)]
-pub struct Reading {
-    /// The compiled lexicon.
-    pub lexicon: Lexicon,
-    /// The extension file and its sha256, when one was given.
-    pub extension: Option<(PathBuf, String)>,
-}
-
-impl Reading {
-    /// The version written beside the fingerprint: the standard version, plus `+ext:<sha12>`
-    /// when a user extension joined it.
-    pub fn version(&self) -> String {
-        match &self.extension {
-            None => scorer::LEXICON_VERSION.to_string(),
-            Some((_, sha)) => format!("{}+ext:{}", scorer::LEXICON_VERSION, &sha[..12]),
-        }
-    }
-
-    /// The fingerprint of the lexicon actually used (covers the extension's sha256).
-    pub fn fingerprint(&self) -> String {
-        self.lexicon.fingerprint()
-    }
-}
-
-/// One user pattern as written in the TOML file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct UserPattern {
-    pattern: toml::Spanned<String>,
-    example: toml::Spanned<String>,
-    #[serde(default)]
-    lang: Option<String>,
-}
-
-/// The `--lexicon` file: extra patterns per list.
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct UserLexicon {
-    #[serde(default)]
-    refusal: Vec<UserPattern>,
-    #[serde(default)]
-    clarify: Vec<UserPattern>,
-    #[serde(default)]
-    conflict_flag: Vec<UserPattern>,
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
-}
-
-/// Load the lexicon for a command: the standard one, or the standard one extended by `file`.
-/// Every user pattern must compile and match its own observed example (after quote stripping,
-/// as answers are read); otherwise the error names the file and the line of the pattern.
-pub fn reading(file: Option<&Path>) -> Result<Reading> {
-    let Some(file) = file else {
-        return Ok(Reading {
-            lexicon: Lexicon::standard().clone(),
-            extension: None,
-        });
-    };
-    let bytes = std::fs::read(file)
-        .map_err(|e| Fail::new(Exit::Usage, format!("--lexicon {}: {e}", file.display())))?;
-    let sha: String = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let name = file.display().to_string();
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Fail::new(Exit::Usage, format!("{name}:1: not UTF-8")))?;
-    let user: UserLexicon = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map_or(1, |s| line_of(&text, s.start));
-        Fail::new(
-            Exit::Usage,
-            format!("{name}:{line}: {}", e.message().trim_end()),
-        )
-    })?;
-    let mut lists: [Vec<String>; 3] = Default::default();
-    for (slot, (list, entries)) in [
-        ("refusal", &user.refusal),
-        ("clarify", &user.clarify),
-        ("conflict_flag", &user.conflict_flag),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        for p in entries {
-            validate(&name, &text, list, p)?;
-            lists[slot].push(p.pattern.get_ref().clone());
-        }
-    }
-    let lexicon = Lexicon::standard()
-        .extended(&lists[0], &lists[1], &lists[2], &sha)
-        .map_err(|e| Fail::new(Exit::Usage, format!("{name}: {e}")))?;
-    Ok(Reading {
-        lexicon,
-        extension: Some((file.to_path_buf(), sha)),
-    })
-}
-
-fn validate(name: &str, text: &str, list: &str, p: &UserPattern) -> Result<()> {
-    let line = line_of(text, p.pattern.span().start);
-    let fail = |msg: String| -> anyhow::Error {
-        Fail::new(Exit::Usage, format!("{name}:{line}: {list} pattern {msg}")).into()
-    };
-    let pattern = p.pattern.get_ref();
-    if pattern.trim().is_empty() {
-        return Err(fail("is empty (it would match every answer)".into()));
-    }
-    if p.example.get_ref().trim().is_empty() {
-        return Err(fail(format!(
-            "`{}` has an empty example: every pattern keeps the observed answer that earned it",
-            clean_line(pattern, 80)
-        )));
-    }
-    if let Some(lang) = &p.lang {
-        if lang.is_empty() || !lang.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            return Err(fail(format!("has a bad lang `{}`", clean_line(lang, 20))));
-        }
-    }
-    let compiled = scorer::lexicon::compile_one(pattern).map_err(|e| {
-        fail(format!(
-            "`{}` does not compile: {e}",
-            clean_line(pattern, 80)
-        ))
-    })?;
-    let spoken = scorer::classify::strip_quoted(p.example.get_ref());
-    if !compiled.is_match(&spoken) {
-        return Err(fail(format!(
-            "`{}` does not match its own example `{}` (quoted spans are removed before matching, as in answers)",
-            clean_line(pattern, 80),
-            clean_line(p.example.get_ref(), 80)
-        )));
-    }
-    Ok(())
-}
 
 /// Options of `harness lexicon eval`.
 pub struct EvalOptions {
@@ -281,7 +142,8 @@ fn confusion_text(out: &mut String, f: &Figures) {
 
 /// `harness lexicon eval`.
 pub fn eval(opts: &EvalOptions) -> Result<Exit> {
-    let reading = reading(opts.lexicon.as_deref())?;
+    let mut reading = reading(opts.lexicon.as_deref())?;
+    reading.token_match = opts.token_match;
     let parts = load_parts(opts, &reading)?;
     let all: Vec<Scored> = parts.iter().flat_map(|p| p.scored.clone()).collect();
     let total = corpus::figures(&all);
@@ -397,8 +259,80 @@ fn check_floors(opts: &EvalOptions, total: &Figures) -> Result<Exit> {
     Ok(Exit::Internal)
 }
 
-/// `harness lexicon suggest ROUND`.
+/// The first sentence of an answer, as a grouping key: quoted spans kept (they are part of
+/// what a reader sees), cut at the first sentence end or line break, at most 100 characters.
+fn first_sentence(answer: &str) -> String {
+    let t = answer.trim_start();
+    let end = t
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '\n' | '。' | '！' | '？')
+                || (matches!(c, '.' | '!' | '?')
+                    && t[i + c.len_utf8()..]
+                        .chars()
+                        .next()
+                        .is_none_or(char::is_whitespace))
+        })
+        .map_or(t.len(), |(i, c)| i + c.len_utf8());
+    t[..end].trim().to_string()
+}
+
+/// Why a row is listed: the reading a person would likely give differs from the scorer's.
+fn suspect(kind: scorer::Kind, class: Class) -> Option<&'static str> {
+    use scorer::Kind::*;
+    match (kind, class) {
+        (Negative, Class::Fail) => Some("negative scored FAIL: a refusal the lexicon does not know?"),
+        (Conflict, Class::Unclassified) => Some("conflict scored UNCLASSIFIED: an abstention or a conflict flag the lexicon does not know?"),
+        (Positive, Class::RefusedWithToken) => Some("positive scored REFUSED_WITH_TOKEN: a refusal of a sub-question, or a hedge?"),
+        _ => None,
+    }
+}
+
+/// `harness lexicon suggest ROUND`: the answers the scorer likely misread, grouped by their
+/// first sentence (tokens masked), with the commands to grow the lexicon and rescore. Never
+/// writes a pattern: a person decides what a phrase means.
 pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
-    let _ = (out, lexicon);
-    Err(Fail::new(Exit::Internal, "not yet").into())
+    crate::reading::activate(lexicon, TokenMatch::Word)?;
+    let (qset, rows) = crate::rescore::scored_rows(out)?;
+    let mut groups: std::collections::BTreeMap<(&str, String), Vec<String>> = Default::default();
+    for r in &rows {
+        let Some(why) = suspect(r.kind, r.verdict.class) else {
+            continue;
+        };
+        let q = qset.questions.iter().find(|q| q.qid == r.qid);
+        let (token, general) = q.map_or(("", ""), |q| {
+            (q.token.as_str(), q.general.as_deref().unwrap_or(""))
+        });
+        let key = clean_line(&mask(&first_sentence(&r.excerpt), token, general), 100);
+        groups.entry((why, key)).or_default().push(format!(
+            "{} {} r{}",
+            clean_line(&r.qid, 40),
+            r.arm,
+            r.rep
+        ));
+    }
+    let shown = clean_line(&out.display().to_string(), 200);
+    if groups.is_empty() {
+        println!("{} rows scored; none looks misread (no negative FAIL, conflict UNCLASSIFIED or positive REFUSED_WITH_TOKEN).", rows.len());
+        return Ok(Exit::Ok);
+    }
+    let mut sorted: Vec<_> = groups.into_iter().collect();
+    sorted.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let mut text = String::new();
+    let _ = writeln!(text, "{} rows scored with lexicon {}; answers a person would likely read differently (tokens shown as ‹Nch›):", rows.len(), crate::reading::active().version());
+    let mut last_why = "";
+    for ((why, sentence), ids) in &sorted {
+        if *why != last_why {
+            let _ = writeln!(text, "\n── {why}");
+            last_why = why;
+        }
+        let _ = writeln!(text, "  {}×  \"{sentence}\"", ids.len());
+        let _ = writeln!(text, "       {}", ids.join(", "));
+    }
+    let file = lexicon.map_or("my-lexicon.toml".to_string(), |p| {
+        clean_line(&p.display().to_string(), 200)
+    });
+    let _ = writeln!(text, "\nTo grow the lexicon (nothing is added for you): put the phrase, bound to what it refuses, in {file}:\n\n  [[refusal]]            # or [[conflict_flag]] / [[clarify]]\n  pattern = \"…\"          # a regex, bound to its object (\"no record of\", never \"no\")\n  example = \"…\"          # the observed answer, verbatim; the pattern must match it\n  lang = \"en\"\n\nthen check it against the labelled corpus and rescore:\n\n  harness lexicon eval --lexicon {file}\n  harness rescore {shown} --lexicon {file}\n");
+    print!("{text}");
+    Ok(Exit::Ok)
 }

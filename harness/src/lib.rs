@@ -12,6 +12,7 @@ pub mod lexicon_cmd;
 pub mod manifest;
 pub mod nameleak;
 pub mod progress;
+pub mod reading;
 pub mod record;
 pub mod rescore;
 pub mod round;

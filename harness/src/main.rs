@@ -57,7 +57,19 @@ fn phase(p: PhaseArg) -> Phase {
     }
 }
 
+fn activate(r: &cli::ReadingArgs) -> anyhow::Result<()> {
+    harness::reading::activate(r.lexicon.as_deref(), token_match(r.token_match))
+}
+
 fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
+    match &cli.command {
+        Command::Run(a) => activate(&a.reading)?,
+        Command::Rescore(a) => activate(&a.reading)?,
+        Command::Seal(a) => activate(&a.reading)?,
+        Command::Score(a) => activate(&a.reading)?,
+        Command::Verify(a) => activate(&a.reading)?,
+        _ => {}
+    }
     match cli.command {
         Command::Run(a) => {
             let a = *a;

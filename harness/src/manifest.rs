@@ -355,7 +355,7 @@ pub fn check_bytes(manifest: &Manifest, role: Role, bytes: Option<&[u8]>, shown:
 
 /// Compares the scorer this binary carries with the manifest's.
 pub fn check_scorer(manifest: &Manifest) -> Check {
-    let now = scorer::fingerprint();
+    let now = crate::reading::active().fingerprint();
     let status = if manifest.scorer.fingerprint == now {
         Status::Match
     } else {
@@ -373,7 +373,7 @@ pub fn check_scorer(manifest: &Manifest) -> Check {
                 .unwrap_or(&manifest.scorer.fingerprint),
             crate::text::clean_line(&manifest.scorer.lexicon_version, 40),
             &now[..12.min(now.len())],
-            scorer::LEXICON_VERSION
+            crate::reading::active().version()
         ),
     }
 }

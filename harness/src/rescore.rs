@@ -73,6 +73,32 @@ fn qset_for(record: Option<&RoundRecord>, opts: &RescoreOptions) -> Result<(Qset
     Ok((qset, shown))
 }
 
+/// A finished round's answers scored with this process's reading, with the qset they answer
+/// (the recorded one). For `harness lexicon suggest`; writes nothing.
+pub fn scored_rows(out: &Path) -> Result<(Qset, Vec<reports::Row>)> {
+    if !out.is_dir() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!("{} is not a round's out-dir", out.display()),
+        )
+        .into());
+    }
+    let record = if out.join("round.json").is_file() {
+        Some(record::load_round(out)?)
+    } else {
+        None
+    };
+    let opts = RescoreOptions {
+        out: out.to_path_buf(),
+        qset: None,
+        accept_qset_change: false,
+    };
+    let (qset, _) = qset_for(record.as_ref(), &opts)?;
+    let entries = entries_of(out, &qset, record.as_ref().map(|r| r.reps))?;
+    let rows = finish::score_entries(out, &qset, &entries)?;
+    Ok((qset, rows))
+}
+
 /// The answers of a round: from the labelmap, or from the seed's legacy names.
 pub fn entries_of(out: &Path, qset: &Qset, reps: Option<u32>) -> Result<Vec<Entry>> {
     let lm = labelmap_path(out);
@@ -188,8 +214,8 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         None => legacy_record(&shown, &entries),
     };
     let old_fp = rec.scorer_fingerprint.clone();
-    rec.scorer_fingerprint = scorer::fingerprint();
-    rec.lexicon_version = scorer::LEXICON_VERSION.into();
+    rec.scorer_fingerprint = crate::reading::active().fingerprint();
+    rec.lexicon_version = crate::reading::active().version();
     // The manifest sealed the round's scorer; a rescore with another one is no longer that
     // pre-registration, so its report must not say "match".
     if old_fp != rec.scorer_fingerprint && rec.manifest.status == "match" {
@@ -227,7 +253,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     let mut summary = String::new();
     summary.push_str(&format!(
         "scorer then: {old_fp}\nscorer now:  {}\n",
-        scorer::fingerprint()
+        crate::reading::active().fingerprint()
     ));
     if old.is_empty() {
         summary.push_str("no verdicts.csv in the out-dir: nothing to compare; every row is new\n");

@@ -758,8 +758,8 @@ fn prepare(opts: &RunOptions, demo_label: Option<&str>) -> Result<Prepared> {
     let record = RoundRecord {
         format: record::ROUND_FORMAT.into(),
         harness_version: env!("CARGO_PKG_VERSION").into(),
-        scorer_fingerprint: scorer::fingerprint(),
-        lexicon_version: scorer::LEXICON_VERSION.into(),
+        scorer_fingerprint: crate::reading::active().fingerprint(),
+        lexicon_version: crate::reading::active().version(),
         demo: demo_label.map(String::from),
         inputs,
         seal_name: seal_name.clone(),

@@ -1,0 +1,189 @@
+//! The reading of answers a process scores with: the standard lexicon, or the standard one
+//! extended by a user's `--lexicon FILE`, and the token rule. Chosen once per command; every
+//! fingerprint the process records names it.
+
+use crate::exit::{Exit, Fail};
+use crate::text::clean_line;
+use anyhow::Result;
+use scorer::{Lexicon, TokenMatch};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// The lexicon a command scores with: the standard one, or the standard one extended by a
+/// user's `--lexicon FILE`, with what identifies it in records.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The compiled lexicon.
+    pub lexicon: Lexicon,
+    /// The extension file and its sha256, when one was given.
+    pub extension: Option<(PathBuf, String)>,
+    /// How tokens and `general` values are found.
+    pub token_match: TokenMatch,
+}
+
+static ACTIVE: std::sync::OnceLock<Reading> = std::sync::OnceLock::new();
+
+/// Choose the reading this process scores with (`--lexicon`, `--token-match`). Called once by
+/// a command before it scores, seals or verifies; every fingerprint it records then names this
+/// reading. A second call is an internal error (one process, one reading).
+pub fn activate(file: Option<&Path>, token_match: TokenMatch) -> Result<()> {
+    let mut r = reading(file)?;
+    r.token_match = token_match;
+    ACTIVE
+        .set(r)
+        .map_err(|_| anyhow::anyhow!("the scorer reading was chosen twice"))
+}
+
+/// The reading chosen by [`activate`], or the standard lexicon with the word token rule.
+pub fn active() -> &'static Reading {
+    ACTIVE.get_or_init(|| Reading {
+        lexicon: Lexicon::standard().clone(),
+        extension: None,
+        token_match: TokenMatch::Word,
+    })
+}
+
+impl Reading {
+    /// The version written beside the fingerprint: the standard version, plus `+ext:<sha12>`
+    /// when a user extension joined it.
+    pub fn version(&self) -> String {
+        let mut v = scorer::LEXICON_VERSION.to_string();
+        if let Some((_, sha)) = &self.extension {
+            v.push_str(&format!("+ext:{}", &sha[..12]));
+        }
+        if self.token_match == TokenMatch::Exact {
+            v.push_str("+token:exact");
+        }
+        v
+    }
+
+    /// The fingerprint of the reading actually used: the lexicon's (which covers an
+    /// extension's sha256), and, under `--token-match exact`, that rule too, so a manifest
+    /// sealed for one token rule does not verify a round scored with the other.
+    pub fn fingerprint(&self) -> String {
+        match self.token_match {
+            TokenMatch::Word => self.lexicon.fingerprint(),
+            TokenMatch::Exact => {
+                Sha256::digest(format!("{}\ntoken-match exact", self.lexicon.fingerprint()))
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// One user pattern as written in the TOML file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UserPattern {
+    pattern: toml::Spanned<String>,
+    example: toml::Spanned<String>,
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// The `--lexicon` file: extra patterns per list.
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct UserLexicon {
+    #[serde(default)]
+    refusal: Vec<UserPattern>,
+    #[serde(default)]
+    clarify: Vec<UserPattern>,
+    #[serde(default)]
+    conflict_flag: Vec<UserPattern>,
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// Load the lexicon for a command: the standard one, or the standard one extended by `file`.
+/// Every user pattern must compile and match its own observed example (after quote stripping,
+/// as answers are read); otherwise the error names the file and the line of the pattern.
+pub fn reading(file: Option<&Path>) -> Result<Reading> {
+    let Some(file) = file else {
+        return Ok(Reading {
+            lexicon: Lexicon::standard().clone(),
+            extension: None,
+            token_match: TokenMatch::Word,
+        });
+    };
+    let bytes = std::fs::read(file)
+        .map_err(|e| Fail::new(Exit::Usage, format!("--lexicon {}: {e}", file.display())))?;
+    let sha: String = Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let name = file.display().to_string();
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Fail::new(Exit::Usage, format!("{name}:1: not UTF-8")))?;
+    let user: UserLexicon = toml::from_str(&text).map_err(|e| {
+        let line = e.span().map_or(1, |s| line_of(&text, s.start));
+        Fail::new(
+            Exit::Usage,
+            format!("{name}:{line}: {}", e.message().trim_end()),
+        )
+    })?;
+    let mut lists: [Vec<String>; 3] = Default::default();
+    for (slot, (list, entries)) in [
+        ("refusal", &user.refusal),
+        ("clarify", &user.clarify),
+        ("conflict_flag", &user.conflict_flag),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for p in entries {
+            validate(&name, &text, list, p)?;
+            lists[slot].push(p.pattern.get_ref().clone());
+        }
+    }
+    let lexicon = Lexicon::standard()
+        .extended(&lists[0], &lists[1], &lists[2], &sha)
+        .map_err(|e| Fail::new(Exit::Usage, format!("{name}: {e}")))?;
+    Ok(Reading {
+        lexicon,
+        extension: Some((file.to_path_buf(), sha)),
+        token_match: TokenMatch::Word,
+    })
+}
+
+fn validate(name: &str, text: &str, list: &str, p: &UserPattern) -> Result<()> {
+    let line = line_of(text, p.pattern.span().start);
+    let fail = |msg: String| -> anyhow::Error {
+        Fail::new(Exit::Usage, format!("{name}:{line}: {list} pattern {msg}")).into()
+    };
+    let pattern = p.pattern.get_ref();
+    if pattern.trim().is_empty() {
+        return Err(fail("is empty (it would match every answer)".into()));
+    }
+    if p.example.get_ref().trim().is_empty() {
+        return Err(fail(format!(
+            "`{}` has an empty example: every pattern keeps the observed answer that earned it",
+            clean_line(pattern, 80)
+        )));
+    }
+    if let Some(lang) = &p.lang {
+        if lang.is_empty() || !lang.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(fail(format!("has a bad lang `{}`", clean_line(lang, 20))));
+        }
+    }
+    let compiled = scorer::lexicon::compile_one(pattern).map_err(|e| {
+        fail(format!(
+            "`{}` does not compile: {e}",
+            clean_line(pattern, 80)
+        ))
+    })?;
+    let spoken = scorer::classify::strip_quoted(p.example.get_ref());
+    if !compiled.is_match(&spoken) {
+        return Err(fail(format!(
+            "`{}` does not match its own example `{}` (quoted spans are removed before matching, as in answers)",
+            clean_line(pattern, 80),
+            clean_line(p.example.get_ref(), 80)
+        )));
+    }
+    Ok(())
+}
