@@ -631,6 +631,64 @@ mod tests {
     }
 
     #[test]
+    fn strip_quoted_edges_that_index_arithmetic_gets_wrong() {
+        // Several spans on one line, at its start and end.
+        assert_eq!(strip_quoted("`a` b `c` d `e`"), " b  d ");
+        assert_eq!(strip_quoted("`a`"), "");
+        assert_eq!(strip_quoted("x `a`\n`b` y"), "x \n y");
+        // A run closes only at a run of the same length; longer or shorter runs stay text.
+        assert_eq!(strip_quoted("a ``b` c`` d"), "a  d");
+        assert_eq!(strip_quoted("a ``b``` c"), "a ``b``` c");
+        assert_eq!(strip_quoted("a ` b `` c ` d"), "a  d");
+        // Unclosed spans hide nothing, and spans never cross lines.
+        assert_eq!(strip_quoted("a `b\nc` d"), "a `b\nc` d");
+        assert_eq!(strip_quoted("`"), "`");
+        // CRLF: the line structure survives and the CR stays with its line.
+        assert_eq!(strip_quoted("a `b`\r\nc `d`\r\n"), "a \r\nc \r\n");
+        assert_eq!(strip_quoted("x\r\n```\r\ncode\r\n```\r\ny"), "x\r\n\n\n\ny");
+        // Fences: the closer must be the same character and at least as long.
+        assert_eq!(strip_quoted("```\nA\n~~~\nB\n```\nC"), "\n\n\n\n\nC");
+        assert_eq!(strip_quoted("~~~\nA\n```\nB\n~~~\nC"), "\n\n\n\n\nC");
+        assert_eq!(strip_quoted("````\nA\n```\nB\n````\nC"), "\n\n\n\n\nC");
+        assert_eq!(strip_quoted("```\nA\n````\nC"), "\n\n\nC");
+        // A shorter closer does not close; without a real closer the opener is text.
+        assert_eq!(
+            strip_quoted("````\nA\n```\nB"),
+            "````\nA\n\n\nB".replace("\n\n\nB", "\n```\nB")
+        );
+        // An indented fence still fences; a closer with trailing text does not close.
+        assert_eq!(strip_quoted("  ```\nA\n  ```\nC"), "\n\n\nC");
+        assert_eq!(strip_quoted("```\nA\n``` x\nB"), "```\nA\n``` x\nB");
+        // Two runs (`` `` ``) are an inline span, not a fence; three with a backtick in the
+        // info string are not a fence either.
+        assert_eq!(strip_quoted("``\nA\n``"), "``\nA\n``");
+        assert_eq!(strip_quoted("```a`\nA\n```"), "```a`\nA\n```");
+        // Two blocks in a row, text between them kept.
+        assert_eq!(
+            strip_quoted("```\na\n```\nmid\n~~~\nb\n~~~\nend"),
+            "\n\n\nmid\n\n\n\nend"
+        );
+        // A fence opened at the very end of the text.
+        assert_eq!(strip_quoted("text\n```"), "text\n```");
+        // Inline spans around a fenced block are stripped on both sides.
+        assert_eq!(strip_quoted("`q` a\n```\nx\n```\nb `r`"), " a\n\n\n\nb ");
+    }
+
+    #[test]
+    fn refusal_next_to_quoted_spans_is_read_exactly() {
+        let p = |a: &str| v(a, Kind::Positive, "T9");
+        assert_eq!(p("`x` 확인할 수 없습니다 `y` T9"), "REFUSED_WITH_TOKEN");
+        assert_eq!(p("`확인할` `수 없습니다` T9"), "PASS");
+        assert_eq!(p("T9 ``확인할 수 없습니다``"), "PASS");
+        assert_eq!(p("T9 ``확인할 수 없습니다`"), "REFUSED_WITH_TOKEN");
+        assert_eq!(p("T9\r\n```\r\n확인할 수 없습니다\r\n```\r\n"), "PASS");
+        assert_eq!(
+            p("T9\n~~~~\n확인할 수 없습니다\n~~~\n"),
+            "REFUSED_WITH_TOKEN"
+        );
+    }
+
+    #[test]
     fn clarify_is_evidence_not_class() {
         let e = evaluate(
             Lexicon::standard(),

@@ -1,0 +1,175 @@
+//! `harness score -`, `harness lexicon eval`, `--lexicon FILE` and `--token-match`, driven
+//! through the real binary.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn harness() -> Command {
+    Command::cargo_bin("harness").unwrap()
+}
+
+fn score(kind: &str, token: &str, answer: &str, extra: &[&str]) -> String {
+    let out = harness()
+        .args(["score", "--kind", kind, "--token", token])
+        .args(extra)
+        .arg("-")
+        .write_stdin(answer)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn done_when_answers_read_from_stdin() {
+    // The token is assembled so it never sits in the tree as a qset value would.
+    let tok = format!("{}{}", "Pager", "Duty");
+    for refusal in [
+        "I don't know.",
+        "I do not know.",
+        "The repository does not say.",
+        "見つかりませんでした。",
+    ] {
+        assert_eq!(score("negative", &tok, refusal, &[]), "PASS", "{refusal}");
+    }
+    let fabricated = format!("I don't have any actual doubt this uses {tok}.");
+    assert_eq!(score("negative", &tok, &fabricated, &[]), "HALLUCINATED");
+}
+
+#[test]
+fn token_match_exact_reproduces_the_seed_reading() {
+    assert_eq!(
+        score("positive", "AUTH-31", "Tracked in AUTH-310.", &[]),
+        "FAIL"
+    );
+    assert_eq!(
+        score(
+            "positive",
+            "AUTH-31",
+            "Tracked in AUTH-310.",
+            &["--token-match", "exact"]
+        ),
+        "PASS"
+    );
+    assert_eq!(
+        score("positive", "Helios-2", "It is helios-2.", &[]),
+        "PASS"
+    );
+    assert_eq!(
+        score(
+            "positive",
+            "Helios-2",
+            "It is helios-2.",
+            &["--token-match", "exact"]
+        ),
+        "FAIL"
+    );
+}
+
+#[test]
+fn lexicon_file_extends_and_is_validated_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.toml");
+    std::fs::write(
+        &good,
+        "[[refusal]]\npattern = '\\bbeats me\\b'\nexample = 'Beats me, honestly.'\nlang = 'en'\n",
+    )
+    .unwrap();
+    assert_eq!(score("negative", "Opsgenie", "Beats me.", &[]), "FAIL");
+    let lx = good.to_str().unwrap();
+    assert_eq!(
+        score("negative", "Opsgenie", "Beats me.", &["--lexicon", lx]),
+        "PASS"
+    );
+
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        "# grown after round 3\n\n[[refusal]]\npattern = 'beats you'\nexample = 'Beats me.'\n",
+    )
+    .unwrap();
+    harness()
+        .args(["score", "--kind", "negative", "--token", "X", "--lexicon"])
+        .arg(&bad)
+        .arg("-")
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(contains(format!("{}:4: refusal pattern", bad.display())))
+        .stderr(contains("does not match its own example"));
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "[[refusal]]\npattern = '(x'\nexample = '(x'\n").unwrap();
+    harness()
+        .args(["lexicon", "eval", "--lexicon"])
+        .arg(&broken)
+        .assert()
+        .code(2)
+        .stderr(contains(format!("{}:2:", broken.display())))
+        .stderr(contains("does not compile"));
+}
+
+#[test]
+fn eval_reports_figures_masks_tokens_and_enforces_floors() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.jsonl");
+    std::fs::write(
+        &corpus,
+        concat!(
+            r#"{"id":"a","kind":"negative","token":"Zeppelin9","answer":"I don't know.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
+            r#"{"id":"b","kind":"negative","token":"Zeppelin9","answer":"Beats me. Zeppelin9?","class":"REFUSED_WITH_TOKEN","refuses":true,"lang":"en"}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let out = harness()
+        .args(["lexicon", "eval"])
+        .arg(&corpus)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("class agreement     0.500 (1/2)"), "{text}");
+    assert!(text.contains("refusal recall      0.500 (1/2)"), "{text}");
+    assert!(text.contains("Beats me. ‹9ch›?"), "{text}");
+    assert!(
+        !text.contains("Zeppelin9"),
+        "token shown on the terminal: {text}"
+    );
+    harness()
+        .args(["lexicon", "eval", "--min-recall", "0.9"])
+        .arg(&corpus)
+        .assert()
+        .code(1)
+        .stderr(contains("refusal recall 0.500 < floor 0.900"));
+    let json = harness()
+        .args(["lexicon", "eval", "--format", "json"])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["total"]["agreement"]["hits"], 1);
+    assert_eq!(v["disagreements"][0]["id"], "b");
+}
+
+#[test]
+fn shipped_corpus_meets_the_ci_floors() {
+    harness()
+        .args([
+            "lexicon",
+            "eval",
+            "--min-agreement",
+            "0.95",
+            "--min-precision",
+            "0.95",
+            "--min-recall",
+            "0.98",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("scorer/corpus/holdout.jsonl"));
+}
