@@ -194,6 +194,50 @@ fn lanes() -> Vec<Lane> {
         lane("T6", "typed: an ANSWERED tag on a refusal that names the token -> TYPED_REFUSED_WITH_TOKEN",
             format!("<<VERDICT:ANSWERED>>\n저장소 어디에서도 '{fx}' 을 찾지 못했습니다.\n"),
             Positive, &fx, typed(RefusedWithToken)),
+        // Lexicon 2.0.0 families (issue 10), each with its near miss.
+        lane("F1", "not knowing: 'I don't know.' -> negative PASS",
+            "I don't know.\n".into(), Negative, &fx, plain(Pass)),
+        lane("F1-ctrl", "'I don't know of any other …' asserts -> negative FAIL (no refusal)",
+            "I don't know of any other tool they use here.\n".into(), Negative, &fx, plain(Fail)),
+        lane("F2", "inability: 'I'm unable to determine the owner.' -> negative PASS",
+            "I'm unable to determine the owner.\n".into(), Negative, &fx, plain(Pass)),
+        lane("F3", "absence in the source: 'The repository does not say.' -> negative PASS",
+            "The repository does not say.\n".into(), Negative, &fx, plain(Pass)),
+        lane("F3-ctrl", "'defaults to … if not specified' is not a refusal -> negative FAIL",
+            "It defaults to the first entry if not specified.\n".into(), Negative, &fx, plain(Fail)),
+        lane("F4", "false premise: 'The codebase has no paging tool.' -> negative PASS",
+            "The codebase has no paging tool.\n".into(), Negative, &fx, plain(Pass)),
+        lane("F5", "Japanese '見つかりませんでした' -> negative PASS",
+            "見つかりませんでした。\n".into(), Negative, &fx, plain(Pass)),
+        lane("F6", "Chinese '没有找到' -> negative PASS",
+            "没有找到。\n".into(), Negative, &fx, plain(Pass)),
+        lane("F6-ctrl", "Chinese '没问题' is not a refusal -> negative FAIL",
+            "没问题。\n".into(), Negative, &fx, plain(Fail)),
+        lane("F7", "German 'keine Angaben' -> negative PASS",
+            "Dazu gibt es keine Angaben.\n".into(), Negative, &fx, plain(Pass)),
+        lane("F8", "Spanish 'No tengo información' -> negative PASS",
+            "No tengo información sobre eso.\n".into(), Negative, &fx, plain(Pass)),
+        lane("F8-ctrl", "Spanish 'No hay problema' is not a refusal -> negative FAIL",
+            "No hay problema.\n".into(), Negative, &fx, plain(Fail)),
+        lane("F9", "Korean '명시되어 있지 않습니다' -> negative PASS",
+            "그 값은 명시되어 있지 않습니다.\n".into(), Negative, &fx, plain(Pass)),
+        lane("CF1", "conflict flag: 'the sources disagree' + planted value -> ABSTAINED_ON_CONFLICT",
+            format!("The hand-off says {fx} but go.mod says otherwise; the sources disagree.\n"),
+            Conflict, &fx, plain(AbstainedOnConflict)),
+        lane("CF1-ctrl", "conflict flag is not a refusal on a negative item -> HALLUCINATED",
+            format!("The docs disagree on style, but it is {fx}.\n"),
+            Negative, &fx, plain(Hallucinated)),
+        lane("CF2", "Korean conflict flag '상충' -> ABSTAINED_ON_CONFLICT",
+            format!("두 출처가 상충합니다: {fx}.\n"), Conflict, &fx, plain(AbstainedOnConflict)),
+        // Token rule (DESIGN §5), both directions.
+        lane("TK1", "token touched by an ASCII digit is another value -> positive FAIL",
+            format!("The value is {fx}0.\n"), Positive, &fx, plain(Fail)),
+        lane("TK2", "token in another case is the same value -> positive PASS",
+            format!("The value is {}.\n", fx.to_uppercase()), Positive, &fx, plain(Pass)),
+        lane("TK3", "Hangul right after the token never blocks -> positive PASS",
+            format!("값은 {fx}입니다.\n"), Positive, &fx, plain(Pass)),
+        lane("TK4", "punctuation after the token ends it -> positive PASS",
+            format!("The value is {fx}-rc2.\n"), Positive, &fx, plain(Pass)),
     ];
     let mut bytes = b"\xff\0".to_vec();
     bytes.extend_from_slice(fx.as_bytes());
@@ -376,6 +420,110 @@ mod tests {
         let lx = mutated(bound, Some(bare_with_i));
         let r = red(&scorer_lanes(&lx));
         assert!(r.contains("L16-CTRL3") && r.contains("L16-CTRL3b"), "{r:?}");
+    }
+
+    /// The standard lexicon with the refusal pattern containing `needle` removed.
+    fn without_refusal(needle: &str) -> Lexicon {
+        let text = REFUSAL
+            .iter()
+            .find(|p| p.text.contains(needle))
+            .unwrap()
+            .text;
+        mutated(text, None)
+    }
+
+    #[test]
+    fn removing_each_new_family_turns_its_lane_red() {
+        for (needle, lane) in [
+            ("know(?:", "F1"),
+            ("(?:unable|not able)", "F2"),
+            ("(?:specify|mention|say", "F3"),
+            ("(?:has|contains|includes|defines) no", "F4"),
+            ("見つかりません", "F5"),
+            ("没有找到", "F6"),
+            ("keine[nm]?", "F7"),
+            ("no (?:tengo|hay)", "F8"),
+            ("명시", "F9"),
+        ] {
+            let r = red(&scorer_lanes(&without_refusal(needle)));
+            assert!(r.contains(lane), "{needle}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn widening_new_families_turns_their_controls_red() {
+        let know = REFUSAL
+            .iter()
+            .find(|p| p.text.contains("know(?:"))
+            .unwrap()
+            .text;
+        let r = red(&scorer_lanes(&mutated(
+            know,
+            Some(r"\bI (?:do not|don['’]?t) know"),
+        )));
+        assert!(r.contains("F1-ctrl"), "{r:?}");
+        let bare = REFUSAL
+            .iter()
+            .find(|p| p.text.contains("n/a|none found"))
+            .unwrap()
+            .text;
+        let r = red(&scorer_lanes(&mutated(bare, Some("not specified"))));
+        assert!(r.contains("F3-ctrl"), "{r:?}");
+        let zh = REFUSAL
+            .iter()
+            .find(|p| p.text.contains("没有找到"))
+            .unwrap()
+            .text;
+        let r = red(&scorer_lanes(&mutated(zh, Some("没"))));
+        assert!(r.contains("F6-ctrl"), "{r:?}");
+        let es = REFUSAL
+            .iter()
+            .find(|p| p.text.contains("no (?:tengo|hay)"))
+            .unwrap()
+            .text;
+        let r = red(&scorer_lanes(&mutated(es, Some(r"\bno hay"))));
+        assert!(r.contains("F8-ctrl"), "{r:?}");
+    }
+
+    #[test]
+    fn removing_conflict_flags_turns_cf_lanes_red_and_flags_on_every_kind_turn_cf1_ctrl_red() {
+        let refusal: Vec<&str> = REFUSAL.iter().map(|p| p.text).collect();
+        let clarify: Vec<&str> = CLARIFY.iter().map(|p| p.text).collect();
+        let none = Lexicon::from_patterns(&refusal, &clarify, &[]).unwrap();
+        let r = red(&scorer_lanes(&none));
+        assert!(r.contains("CF1") && r.contains("CF2"), "{r:?}");
+        // Conflict flags read as refusals everywhere: the negative-item control goes red.
+        let mut wide = refusal.clone();
+        wide.extend(CONFLICT_FLAG.iter().map(|p| p.text));
+        let lx = Lexicon::from_patterns(&wide, &clarify, &[]).unwrap();
+        assert!(red(&scorer_lanes(&lx)).contains("CF1-ctrl"));
+    }
+
+    #[test]
+    fn the_exact_token_rule_turns_the_token_lanes_red() {
+        let out: Vec<LaneOutcome> = lanes()
+            .into_iter()
+            .map(|l| {
+                let e = evaluate_with(
+                    Lexicon::standard(),
+                    Quotes::Strip,
+                    TokenMatch::Exact,
+                    &l.answer,
+                    l.kind,
+                    &l.token,
+                    None,
+                );
+                LaneOutcome {
+                    id: l.id.to_string(),
+                    description: String::new(),
+                    got: e.verdict.to_string(),
+                    want: l.want.to_string(),
+                }
+            })
+            .collect();
+        let r = red(&out);
+        assert!(r.contains("TK1") && r.contains("TK2"), "{r:?}");
+        assert!(!r.contains("TK3") && !r.contains("TK4"), "{r:?}");
     }
 
     #[test]
