@@ -231,6 +231,39 @@ pub fn seen_besides_tree(
 
 /// Runs every axis. An `Err` means the gate could not look (a search error, an unreadable
 /// file): the caller ends with exit 8, never with "0 hits".
+/// A warning (never a refusal) for tokens that match by accident: shorter than 4 characters, or
+/// made only of digits and dots (`9`, `1.2`). The token rule keeps `9` out of `19`, but not out
+/// of "step 9 of the runbook". Names qids and the reason, never the token.
+pub fn token_shape_axis(q: &[scorer::Question]) -> Option<Axis> {
+    let mut detail = Vec::new();
+    for x in q {
+        for (what, v) in [
+            ("token", Some(x.token.as_str())),
+            ("general", x.general.as_deref()),
+        ] {
+            let Some(v) = v else { continue };
+            let n = v.chars().count();
+            let why = if n < 4 {
+                format!("{n} characters")
+            } else if v.chars().all(|c| c.is_ascii_digit() || c == '.') {
+                "only digits and dots".to_string()
+            } else {
+                continue;
+            };
+            detail.push(format!(
+                "{} ({}): {what} is {why}; it can match by accident (a longer, distinctive value reads safer)",
+                x.qid, x.kind
+            ));
+        }
+    }
+    (!detail.is_empty()).then(|| Axis {
+        name: "token-shape".into(),
+        status: Status::Reported,
+        detail,
+        exit: None,
+    })
+}
+
 pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     let q = &input.qset.questions;
     let mut axes = Vec::new();
@@ -322,6 +355,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
         detail,
         exit: Some(Exit::Contaminated),
     });
+    axes.extend(token_shape_axis(q));
 
     if !generals.is_empty() {
         let base = q.len();
@@ -489,4 +523,30 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
 
 fn memfind(hay: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod token_shape_tests {
+    use super::*;
+
+    #[test]
+    fn short_and_numeric_tokens_warn_without_refusing_or_printing_them() {
+        let tsv =
+            "q1\tpositive\tQ?\tKestrel-7\nq2\tnegative\tQ?\tx9\nq3\tconflict\tQ?\t99.95\t7.1.4\n";
+        let qset = scorer::qset::parse(tsv.as_bytes(), "t.tsv").unwrap();
+        let axis = token_shape_axis(&qset.questions).unwrap();
+        assert_eq!(axis.status, Status::Reported);
+        assert_eq!(axis.detail.len(), 3, "{:?}", axis.detail);
+        assert!(axis.detail[0].starts_with("q2 (negative): token is 2 characters"));
+        assert!(axis.detail[1].contains("q3 (conflict): token is only digits and dots"));
+        assert!(axis.detail[2].contains("general is only digits and dots"));
+        for d in &axis.detail {
+            assert!(
+                !d.contains("x9") && !d.contains("99.95") && !d.contains("7.1.4"),
+                "{d}"
+            );
+        }
+        let ok = scorer::qset::parse(b"q1\tpositive\tQ?\tKestrel-7\n", "t.tsv").unwrap();
+        assert!(token_shape_axis(&ok.questions).is_none());
+    }
 }
