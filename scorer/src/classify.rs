@@ -295,25 +295,27 @@ pub fn strip_quoted(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len());
     let mut scratch = Scratch::default();
     let mut pos = 0; // start of text not yet emitted
-    let mut f = 0;
-    while f < fences.len() {
+                     // Every loop here is a `for` over a bounded range: a wrong index can misread a span (and a
+                     // test says so) but never spin, so a mutated line fails fast instead of timing out.
+    let mut skip_to = 0; // fences before this index sit inside a block already stripped
+    for f in 0..fences.len() {
         let (start, _, c, run, _) = fences[f];
         let k = usize::from(c == b'~');
-        if closer_after[f][k] < run {
-            f += 1;
+        if f < skip_to || closer_after[f][k] < run {
             continue;
         }
-        let mut g = f + 1;
-        while !matches!(fences[g], (_, _, cc, r, true) if cc == c && r >= run) {
-            g += 1;
-        }
+        let Some(g) = (f + 1..fences.len())
+            .find(|&g| matches!(fences[g], (_, _, cc, r, true) if cc == c && r >= run))
+        else {
+            continue;
+        };
         let end = fences[g].1;
         strip_inline_lines(&text[pos..start], &mut out, &mut scratch);
         // Keep the line structure so line-bound matching sees the same lines.
         let newlines = text[start..end].bytes().filter(|&b| b == b'\n').count();
         out.extend(std::iter::repeat_n('\n', newlines));
         pos = end;
-        f = g + 1;
+        skip_to = g + 1;
     }
     strip_inline_lines(&text[pos..], &mut out, &mut scratch);
     Cow::Owned(out)
@@ -369,14 +371,19 @@ fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
     let bytes = line.as_bytes();
     let runs = &mut scratch.runs;
     runs.clear();
-    let mut p = 0;
-    while let Some(off) = line[p..].find('`') {
-        let start = p + off;
-        p = start;
-        while p < bytes.len() && bytes[p] == b'`' {
-            p += 1;
+    let mut open: Option<usize> = None; // start of the backtick run being read
+    for (i, &b) in bytes.iter().enumerate() {
+        match (b == b'`', open) {
+            (true, None) => open = Some(i),
+            (false, Some(start)) => {
+                runs.push((start, i));
+                open = None;
+            }
+            _ => {}
         }
-        runs.push((start, p));
+    }
+    if let Some(start) = open {
+        runs.push((start, bytes.len()));
     }
     // next_same[r]: the next run after r with the same length (usize::MAX if none), from one
     // backward pass with the last index seen per length.
@@ -396,16 +403,15 @@ fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
         scratch.last_by_len[e - s] = NONE;
     }
     let mut cursor = 0;
-    let mut r = 0;
-    while r < runs.len() {
+    let mut skip_to = 0; // runs before this index were inside a span already removed
+    for r in 0..runs.len() {
         let close = scratch.next_same[r];
-        if close != NONE {
-            out.push_str(&line[cursor..runs[r].0]);
-            cursor = runs[close].1;
-            r = close + 1;
-        } else {
-            r += 1;
+        if r < skip_to || close == NONE {
+            continue;
         }
+        out.push_str(&line[cursor..runs[r].0]);
+        cursor = runs[close].1;
+        skip_to = close + 1;
     }
     out.push_str(&line[cursor..]);
 }
