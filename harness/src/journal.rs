@@ -3,6 +3,7 @@
 //! by `unit`, `collect` and `--resume`. Also the one way files are written (temp + rename in the
 //! same folder). Input: a [`Plan`] or an out-dir. Output: files under `<out>/journal/`.
 
+use crate::record::{DispatchRecord, DispatchStatus};
 use crate::round::options::{DemoMode, RunOptions};
 use anyhow::{Context, Result};
 use runners::Label;
@@ -223,6 +224,60 @@ pub fn write_labelmap(path: &Path, plan: &[Dispatch]) -> Result<()> {
     write_atomic(path, text.as_bytes())
 }
 
+/// sha256 of bytes, lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What the out-dir holds for one planned dispatch, judged against its record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerState {
+    /// No answer file (never answered, failed, or killed before the answer was written).
+    Missing,
+    /// The answer file is the one the dispatch record hashed: kept, never re-run.
+    Kept,
+    /// The answer file is not the one the harness wrote (edited, replaced, or without a record
+    /// saying it was answered): why.
+    Tampered(String),
+}
+
+/// Judges `<stem>.txt` against `<stem>.json`. The record is written before the answer, so a
+/// whole answer always has a record naming its hash.
+pub fn answer_state(out: &Path, stem: &str) -> AnswerState {
+    let answer = match std::fs::read(out.join(format!("{stem}.txt"))) {
+        Ok(b) => b,
+        Err(_) => return AnswerState::Missing,
+    };
+    let record: Option<DispatchRecord> = std::fs::read(out.join(format!("{stem}.json")))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(record) = record else {
+        return AnswerState::Tampered("an answer without a dispatch record".into());
+    };
+    if record.status != DispatchStatus::Answered {
+        return AnswerState::Tampered(format!(
+            "an answer, but the dispatch record says {:?}",
+            record.status
+        ));
+    }
+    let now = sha256_hex(&answer);
+    match record.answer_sha256 {
+        None => AnswerState::Tampered("the dispatch record holds no answer hash".into()),
+        Some(h) if h == now => AnswerState::Kept,
+        Some(h) => AnswerState::Tampered(format!(
+            "answer sha256 {} is not the recorded {}",
+            &now[..12],
+            h.get(..12).unwrap_or("")
+        )),
+    }
+}
+
+/// The name prefix of a write in progress. Only the holder of the out-dir's lock writes there, so
+/// a file with this prefix found by the next holder is the leftover of a killed write.
+pub const PARTIAL_PREFIX: &str = ".partial-";
+
 /// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a file that
 /// exists is whole.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -231,11 +286,107 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+    let mut tmp = tempfile::Builder::new()
+        .prefix(PARTIAL_PREFIX)
+        .tempfile_in(dir)
         .with_context(|| format!("creating a temp file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.as_file()
+        .sync_all()
+        .with_context(|| format!("writing {}", path.display()))?;
     tmp.persist(path)
         .with_context(|| format!("renaming into {}", path.display()))?;
     Ok(())
+}
+
+/// Removes the leftovers of killed writes ([`PARTIAL_PREFIX`]) in the out-dir, its journal and
+/// its rescore folders. Call only while holding the out-dir's [`Lock`]. Returns how many.
+pub fn sweep_partials(out: &Path) -> usize {
+    let mut dirs = vec![out.to_path_buf(), dir(out)];
+    if let Ok(rd) = std::fs::read_dir(out) {
+        dirs.extend(
+            rd.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+                .map(|e| e.path()),
+        );
+    }
+    let mut removed = 0;
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy().starts_with(PARTIAL_PREFIX)
+                && std::fs::remove_file(e.path()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+/// The out-dir's exclusive lock (`flock` on `<out>/journal/lock`, which holds the holder's
+/// pid): one writer at a time, for a round, a resume, a rescore or a report. Released when
+/// dropped or when the process dies, however it dies.
+#[derive(Debug)]
+pub struct Lock {
+    _file: std::fs::File,
+}
+
+impl Lock {
+    /// Takes the lock or fails at once (exit 2) naming the pid that holds it. Leftovers of
+    /// killed writes are removed once it is held.
+    pub fn acquire(out: &Path) -> Result<Lock> {
+        use std::os::fd::AsRawFd;
+        let path = dir(out).join("lock");
+        std::fs::create_dir_all(dir(out))
+            .with_context(|| format!("creating {}", dir(out).display()))?;
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        // SAFETY: flock takes a valid open descriptor (owned by `file`) and plain flags.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let err = std::io::Error::last_os_error();
+            if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                return Err(crate::exit::Fail::new(
+                    crate::exit::Exit::Usage,
+                    format!(
+                        "{} is in use by another harness (pid {}): one round, rescore or report writes into an out-dir at a time; wait for it or stop it",
+                        out.display(),
+                        match holder.trim() {
+                            "" => "unknown",
+                            pid => pid,
+                        }
+                    ),
+                )
+                .into());
+            }
+            return Err(err).with_context(|| format!("locking {}", path.display()));
+        }
+        file.set_len(0)?;
+        writeln!(file, "{}", std::process::id())?;
+        sweep_partials(out);
+        Ok(Lock { _file: file })
+    }
+}
+
+/// The environment variable naming a point where the harness kills itself (SIGKILL), for the
+/// fault-injection suite (`harness/tests/faults.rs`): a crash exactly there, not a simulation.
+pub const FAULT_VAR: &str = "HARNESS_FAULT_KILL_AT";
+
+/// Dies by SIGKILL if [`FAULT_VAR`] names `point`; otherwise does nothing.
+pub fn fault_point(point: &str) {
+    if std::env::var(FAULT_VAR).is_ok_and(|v| v == point) {
+        // SAFETY: kill with our own pid and a signal number touches no memory.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
 }

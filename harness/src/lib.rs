@@ -2,6 +2,7 @@
 //! logic (gates, manifests, rounds, rescoring, self-test); `main.rs` and `cli.rs` hold the
 //! command line.
 
+pub mod clean;
 pub mod commands;
 pub mod config;
 pub mod demo;

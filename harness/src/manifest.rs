@@ -6,7 +6,6 @@
 use crate::exit::{Exit, Fail};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -92,11 +91,7 @@ impl Manifest {
     }
 }
 
-/// sha256 of bytes, lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::journal::sha256_hex;
 
 /// Reads a manifest. Missing, empty, unparsable or of another format: exit 10, naming the file.
 pub fn load(path: &Path) -> Result<Manifest> {

@@ -265,6 +265,10 @@ pub struct DispatchRecord {
     pub treediff: Option<serde_json::Value>,
     /// The isolation level the sandbox wrapper reported for this dispatch.
     pub isolation: Option<String>,
+    /// sha256 of the answer file, recorded before the answer is written: `report`, `rescore`
+    /// and `--resume` compare it with the file, so an edited answer is seen, never scored.
+    #[serde(default)]
+    pub answer_sha256: Option<String>,
 }
 
 impl DispatchRecord {
@@ -284,6 +288,7 @@ impl DispatchRecord {
             retries: Vec::new(),
             treediff: None,
             isolation: None,
+            answer_sha256: None,
         }
     }
 
@@ -296,20 +301,6 @@ impl DispatchRecord {
         self.started_unix_ms = o.started_unix_ms;
         self.ended_unix_ms = o.ended_unix_ms;
         self.env_names = o.env_names.clone();
-    }
-}
-
-/// Whether a dispatch finished: its answer and its record exist (both are written by rename,
-/// so a file that exists is whole) and the record says answered.
-pub fn dispatch_is_whole(out: &Path, stem: &str) -> bool {
-    if !out.join(format!("{stem}.txt")).is_file() {
-        return false;
-    }
-    match std::fs::read(out.join(format!("{stem}.json"))) {
-        Ok(b) => serde_json::from_slice::<DispatchRecord>(&b)
-            .map(|r| r.status == DispatchStatus::Answered)
-            .unwrap_or(false),
-        Err(_) => false,
     }
 }
 

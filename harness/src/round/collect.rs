@@ -98,10 +98,23 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
             ManifestStatus::Unverified
         },
         contaminated: record.contaminated,
-        isolation: record.isolation.clone(),
+        isolation: isolation_header(record),
         base_sha: record.base.sha.clone(),
         started: record.started.clone(),
         finished: record.finished.clone().unwrap_or_default(),
+    }
+}
+
+/// The isolation the report header shows. Under `--sandbox none` nothing kept an agent out of
+/// the out-dir, where the journal (labels, questions, prompts) and other answers are: said.
+fn isolation_header(record: &RoundRecord) -> String {
+    if record.sandbox == "none" {
+        format!(
+            "{} (agents could read the round's journal: labels, prompts, answers)",
+            record.isolation
+        )
+    } else {
+        record.isolation.clone()
     }
 }
 
@@ -139,6 +152,7 @@ pub fn write_reports(dir: &Path, report: &Report, qset: &Qset) -> Result<String>
     ];
     for r in files {
         journal::write_atomic(&dir.join(r.file_name()), r.render(report).as_bytes())?;
+        journal::fault_point(&format!("report:{}", r.file_name()));
     }
     Ok(terminal().render(&masked_for_terminal(report, qset)))
 }
@@ -158,6 +172,7 @@ pub fn terminal() -> reports::terminal::Terminal {
 /// `harness collect --out DIR`: everything read from the out-dir alone (the plan, the round
 /// record, the dispatch records, the answers); the qset is read back and checked by hash.
 pub fn collect(out: &Path) -> Result<Exit> {
+    let _lock = journal::Lock::acquire(out)?;
     let plan = journal::load_plan(out)?;
     let mut record = record::load_round(&plan.out)?;
     let qset = planned_qset(&plan, &record)?;
@@ -220,6 +235,32 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     println!("isolation: {}", record.isolation);
 }
 
+/// Refuses (exit 10) to score a round holding an answer that is not the one its dispatch wrote.
+fn refuse_tampered(out: &Path, entries: &[Entry]) -> Result<()> {
+    let bad: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match journal::answer_state(out, &e.stem) {
+            journal::AnswerState::Tampered(why) => Some(format!(
+                "  TAMPERED {} ({} {} r{}): {why}",
+                e.stem, e.qid, e.arm, e.rep
+            )),
+            _ => None,
+        })
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    Err(Fail::new(
+        Exit::ManifestMismatch,
+        format!(
+            "answers in {} are not the ones the harness wrote; the round is not scored:\n{}",
+            out.display(),
+            bad.join("\n")
+        ),
+    )
+    .into())
+}
+
 /// Scores a finished round, writes its reports and, last, `ROUND_DONE`. Returns the exit.
 pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit> {
     let out = plan.out.as_path();
@@ -234,6 +275,7 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit
             rep: d.rep,
         })
         .collect();
+    refuse_tampered(out, &entries)?;
     let rows = score_entries(out, qset, &entries)?;
     record.finished = Some(chrono::Utc::now().to_rfc3339());
     record.counts = record::count_dispatches(out, plan.len());

@@ -4,23 +4,41 @@
 //! `harness unit` processes instead.
 
 use super::unit::{self, Runtime};
-use crate::journal::Plan;
+use crate::exit::{Exit, Fail};
+use crate::journal::{self, AnswerState, Plan};
 use crate::record::DispatchStatus;
 use anyhow::Result;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Which dispatches still need to run: all of them, or on `--resume` those without a whole
-/// answer. Their stale `.err` files are removed, so a failure file always belongs to this run.
-pub fn todo(plan: &Plan, resume: bool) -> Vec<usize> {
-    let todo: Vec<usize> = (0..plan.dispatches.len())
-        .filter(|&i| {
-            !(resume && crate::record::dispatch_is_whole(&plan.out, &plan.dispatches[i].stem()))
-        })
-        .collect();
+/// Which dispatches still need to run: those without a kept answer (on `--resume`, a dispatch
+/// whose answer is kept never runs again). Their stale `.err` files are removed, so a failure
+/// file always belongs to this run. An answer that is not the one recorded refuses the resume
+/// (exit 10): running it again would hide the edit, scoring it would score the edit.
+pub fn todo(plan: &Plan) -> Result<Vec<usize>> {
+    let mut todo = Vec::new();
+    let mut tampered = Vec::new();
+    for (i, d) in plan.dispatches.iter().enumerate() {
+        match journal::answer_state(&plan.out, &d.stem()) {
+            AnswerState::Kept => {}
+            AnswerState::Missing => todo.push(i),
+            AnswerState::Tampered(why) => tampered.push(format!("  {}.txt: {why}", d.stem())),
+        }
+    }
+    if !tampered.is_empty() {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "TAMPERED: answers in {} are not the ones the harness wrote; the round is not resumed:\n{}",
+                plan.out.display(),
+                tampered.join("\n")
+            ),
+        )
+        .into());
+    }
     for &i in &todo {
         let _ = std::fs::remove_file(plan.out.join(format!("{}.err", plan.dispatches[i].stem())));
     }
-    todo
+    Ok(todo)
 }
 
 /// Runs `indices` on `jobs` threads. Ctrl-C raises the runtime's cancel flag: the handler does

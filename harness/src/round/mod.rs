@@ -27,7 +27,13 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
-    let (resume, jobs, quiet, keep) = (opts.resume, opts.jobs, opts.quiet, opts.keep_checkouts);
+    crate::clean::sweep_before_round();
+    let opts = if opts.resume {
+        plan::resume_options(opts)?
+    } else {
+        opts
+    };
+    let (jobs, quiet, keep) = (opts.jobs, opts.quiet, opts.keep_checkouts);
     let plan::Planned {
         plan,
         qset,
@@ -36,31 +42,48 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
         seal,
         spec,
         demo_dirs,
+        lock: _lock,
     } = plan::plan(opts)?;
-    let todo = executor::todo(&plan, resume);
+    let todo = executor::todo(&plan)?;
+    journal::fault_point("planned");
     let rt = unit::Runtime::new(&plan, &corpus, seal, spec, demo_dirs)?;
     executor::run_local(&plan, &rt, &todo, jobs, quiet)?;
-    // Every dispatch has ended (or was stopped): only now may the labelmap exist.
-    journal::write_labelmap(&journal::labelmap_path(&plan.out), &plan.dispatches)?;
     collect::settle(&plan, &mut record);
     let cancelled = rt.cancelled();
     rt.close(keep);
     if cancelled {
         return interrupted(&plan, &mut record);
     }
+    journal::fault_point("dispatched");
     collect::finish(&plan, &qset, &mut record)
 }
 
-/// Ctrl-C: the round record says interrupted, and the user is told how to finish it.
+/// Ctrl-C: the round record says interrupted, and the user is told the one command that
+/// finishes it (every kept answer stays; only the missing ones run).
 fn interrupted(plan: &journal::Plan, record: &mut record::RoundRecord) -> Result<Exit> {
     record.status = RoundStatus::Interrupted;
     record.finished = Some(chrono::Utc::now().to_rfc3339());
     record.counts = record::count_dispatches(&plan.out, plan.dispatches.len());
     record::save_round(&plan.out, record)?;
     eprintln!(
-        "harness: interrupted; running agents were stopped and the labelmap written to {}. Finish with: harness run … --out {} --resume",
-        journal::labelmap_path(&plan.out).display(),
-        plan.out.display()
+        "harness: interrupted; running agents were stopped. {} of {} answers are kept. Finish the round with:\n  {}",
+        record.counts.answered,
+        record.counts.planned,
+        resume_command(&plan.out)
     );
     Ok(Exit::Incomplete)
+}
+
+/// `harness run --out DIR --resume`, with DIR quoted for a POSIX shell when it needs it.
+pub fn resume_command(out: &std::path::Path) -> String {
+    let s = out.display().to_string();
+    let plain = s
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%,".contains(&b));
+    let shown = if plain && !s.is_empty() {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    };
+    format!("harness run --out {shown} --resume")
 }

@@ -110,3 +110,37 @@ pub struct RunOptions {
     /// `--demo`.
     pub demo: Option<DemoMode>,
 }
+
+impl RunOptions {
+    /// The command line's defaults (`harness run --help`): `--resume` with only `--out` treats
+    /// a flag left at its default as not given. A test keeps these equal to clap's.
+    pub fn defaults() -> RunOptions {
+        RunOptions {
+            qset: None,
+            seal: None,
+            repo: None,
+            base_ref: None,
+            base_sha: None,
+            arms: Arms::Both,
+            reps: 3,
+            agent: None,
+            model: None,
+            out: None,
+            deliver: false,
+            protocol: None,
+            manifest: None,
+            jobs: 4,
+            timeout: Duration::from_secs(600),
+            retries: 0,
+            resume: false,
+            pass_env: Vec::new(),
+            prompt_stdin: false,
+            plant_dir: "tracks/_meta/compaction".into(),
+            keep_checkouts: false,
+            allow_contaminated: false,
+            sandbox: runners::SandboxMode::Auto,
+            quiet: false,
+            demo: None,
+        }
+    }
+}

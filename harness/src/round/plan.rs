@@ -34,21 +34,28 @@ pub struct Planned {
     pub spec: AgentSpec,
     /// The demo's temp folders, alive as long as the round needs them.
     pub demo_dirs: Option<DemoDirs>,
+    /// The out-dir's lock, held for the whole round.
+    pub lock: journal::Lock,
 }
 
-/// The demo's repository and inputs, rebuilt from the binary into temp folders.
+/// The demo's repository and inputs, rebuilt from the binary into one temp folder that carries
+/// an owner marker (a killed round's copy, seal included, is swept by the next round).
 pub struct DemoDirs {
-    _repo: tempfile::TempDir,
-    _inputs: tempfile::TempDir,
+    _dir: tempfile::TempDir,
 }
 
 impl DemoDirs {
-    /// Keeps both folders alive until dropped.
-    pub fn new(repo: tempfile::TempDir, inputs: tempfile::TempDir) -> DemoDirs {
-        DemoDirs {
-            _repo: repo,
-            _inputs: inputs,
-        }
+    /// Builds the demo repository and writes its inputs; returns the folders' keeper, the
+    /// repository and the inputs.
+    pub fn build() -> Result<(DemoDirs, PathBuf, demo::DemoInputs)> {
+        let d = demo::demo()?;
+        let dir = tempfile::Builder::new().prefix("harness-demo-").tempdir()?;
+        runners::temproot::write_owner(dir.path())?;
+        let repo = dir.path().join("repo");
+        std::fs::create_dir(&repo)?;
+        d.build_repo(&repo)?;
+        let inputs = d.write_inputs(&dir.path().join("inputs"))?;
+        Ok((DemoDirs { _dir: dir }, repo, inputs))
     }
 }
 
@@ -95,7 +102,6 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         out_name,
     )?;
     let (spec, override_template) = resolve_agent(&opts, &base)?;
-    let dispatches = make_dispatches(&opts, &inputs, &out, planted_path.as_deref())?;
     let mut record = round_record(
         &opts,
         &inputs,
@@ -105,11 +111,15 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         &spec,
         planted_path.clone(),
     );
-    prepare_out(&opts, &out, &mut record)?;
+    let lock = open_out(&opts, &out, &mut record)?;
+    let dispatches = make_dispatches(&opts, &inputs, &out, planted_path.as_deref())?;
     let forbid = forbidden_paths(&opts, &out, &corpus);
     crate::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
         .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
     record.isolation = format!("{} (requested)", opts.sandbox.name());
+    if opts.sandbox == runners::SandboxMode::None {
+        println!("note: --sandbox none: agents can read the round's journal in {} (labels, questions, prompts, answers); the report header says so", journal::dir(&out).display());
+    }
     record::save_round(&out, &record)?;
     let plan = Plan {
         format: journal::PLAN_FORMAT.into(),
@@ -146,7 +156,125 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         seal: inputs.seal,
         spec,
         demo_dirs,
+        lock,
     })
+}
+
+/// `--resume`: the round's own recorded options, read from its journal, so `--out` alone is
+/// enough. A flag that would change what is measured must be absent or equal to the record
+/// (checked here); `--jobs`, `--quiet` and `--keep-checkouts` are this run's to choose. A
+/// restated round (`--qset` given) is taken as given and compared with `round.json` instead.
+pub fn resume_options(given: RunOptions) -> Result<RunOptions> {
+    let Some(out) = given.out.clone() else {
+        return Err(Fail::new(
+            Exit::Usage,
+            "--resume needs --out DIR: the out-dir of the round to finish",
+        )
+        .into());
+    };
+    if given.qset.is_some() {
+        return Ok(given);
+    }
+    let out = std::path::absolute(&out)?;
+    let recorded = journal::load_plan(&out)?.options;
+    let conflicts = resume_conflicts(&given, &recorded);
+    if !conflicts.is_empty() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!(
+                "--resume finishes the round as it was planned; these flags differ from its record: {} (drop them: harness run --out {} --resume)",
+                conflicts.join(", "),
+                out.display()
+            ),
+        )
+        .into());
+    }
+    Ok(RunOptions {
+        resume: true,
+        out: Some(out),
+        jobs: given.jobs,
+        quiet: given.quiet,
+        keep_checkouts: given.keep_checkouts,
+        ..recorded
+    })
+}
+
+/// The flags given with `--resume` that name something other than the record (a flag left at
+/// its default is not a request).
+fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
+    let d = RunOptions::defaults();
+    let mut c = Vec::new();
+    let abs = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::path::absolute(p).ok());
+    let mut path = |name: &str, g: &Option<PathBuf>, r: &Option<PathBuf>| {
+        if g.is_some() && abs(g) != abs(r) {
+            c.push(name.to_string());
+        }
+    };
+    path("--seal", &given.seal, &rec.seal);
+    path("--repo", &given.repo, &rec.repo);
+    path("--protocol", &given.protocol, &rec.protocol);
+    path("--manifest", &given.manifest, &rec.manifest);
+    let mut other = |name: &str, is_default: bool, equal: bool| {
+        if !is_default && !equal {
+            c.push(name.to_string());
+        }
+    };
+    other(
+        "--base-ref",
+        given.base_ref.is_none(),
+        given.base_ref == rec.base_ref,
+    );
+    other(
+        "--base-sha",
+        given.base_sha.is_none(),
+        given.base_sha == rec.base_sha,
+    );
+    other("--agent", given.agent.is_none(), given.agent == rec.agent);
+    other("--model", given.model.is_none(), given.model == rec.model);
+    other("--demo", given.demo.is_none(), given.demo == rec.demo);
+    other("--arms", given.arms == d.arms, given.arms == rec.arms);
+    other("--reps", given.reps == d.reps, given.reps == rec.reps);
+    other(
+        "--deliver",
+        given.deliver == d.deliver,
+        given.deliver == rec.deliver,
+    );
+    other(
+        "--timeout",
+        given.timeout == d.timeout,
+        given.timeout == rec.timeout,
+    );
+    other(
+        "--retries",
+        given.retries == d.retries,
+        given.retries == rec.retries,
+    );
+    other(
+        "--pass-env",
+        given.pass_env.is_empty(),
+        given.pass_env == rec.pass_env,
+    );
+    other(
+        "--prompt-stdin",
+        given.prompt_stdin == d.prompt_stdin,
+        given.prompt_stdin == rec.prompt_stdin,
+    );
+    other(
+        "--plant-dir",
+        given.plant_dir == d.plant_dir,
+        given.plant_dir == rec.plant_dir,
+    );
+    other(
+        "--allow-contaminated",
+        given.allow_contaminated == d.allow_contaminated,
+        given.allow_contaminated == rec.allow_contaminated,
+    );
+    other(
+        "--sandbox",
+        given.sandbox == d.sandbox,
+        given.sandbox == rec.sandbox,
+    );
+    c
 }
 
 /// The options as the journal records them: absolute paths (a resume may start elsewhere) and
@@ -197,27 +325,19 @@ fn resolve_demo(mut opts: RunOptions) -> Result<(RunOptions, Option<DemoDirs>)> 
         return Err(Fail::new(Exit::Usage, "--seal, --repo and --base-* need --qset; without --qset the shipped demo runs with its own").into());
     }
     let mode = opts.demo.unwrap_or(DemoMode::Deliver);
-    let d = demo::demo()?;
-    let repo_dir = tempfile::Builder::new()
-        .prefix("harness-demo-repo-")
-        .tempdir()?;
-    d.build_repo(repo_dir.path())?;
-    let inputs_dir = tempfile::Builder::new()
-        .prefix("harness-demo-inputs-")
-        .tempdir()?;
-    let inputs = d.write_inputs(inputs_dir.path())?;
+    let (dirs, repo, inputs) = DemoDirs::build()?;
     opts.qset = Some(inputs.qset);
     opts.seal = Some(inputs.seal);
     if opts.manifest.is_none() {
         opts.manifest = inputs.manifest;
     }
-    opts.repo = Some(repo_dir.path().to_path_buf());
+    opts.repo = Some(repo);
     if opts.agent.is_none() {
         opts.agent = Some("baseline-grep".into());
     }
     opts.deliver = mode == DemoMode::Deliver;
     opts.demo = Some(mode);
-    Ok((opts, Some(DemoDirs::new(repo_dir, inputs_dir))))
+    Ok((opts, Some(dirs)))
 }
 
 fn read_input(path: &Path, what: &str) -> Result<Vec<u8>> {
@@ -384,13 +504,21 @@ pub fn default_out() -> PathBuf {
 fn resolve_out(opts: &RunOptions) -> Result<(PathBuf, String)> {
     let out = std::path::absolute(opts.out.clone().unwrap_or_else(default_out))?;
     let out_name = match out.file_name() {
-        Some(n) if !matches!(out.components().next_back(), Some(std::path::Component::ParentDir)) => {
+        Some(n)
+            if !matches!(
+                out.components().next_back(),
+                Some(std::path::Component::ParentDir)
+            ) =>
+        {
             n.to_string_lossy().into_owned()
         }
         _ => {
             return Err(Fail::new(
                 Exit::Usage,
-                format!("--out {} has no folder name of its own; the labelmap goes beside it, so name a new folder", out.display()),
+                format!(
+                    "--out {} has no folder name of its own; name a new folder",
+                    out.display()
+                ),
             )
             .into())
         }
@@ -485,20 +613,12 @@ fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(AgentSpec, 
     Ok((spec, override_tpl))
 }
 
-/// Labels read back on `--resume`, else none (fresh ones are drawn).
+/// Labels read back from the round's journal on `--resume`, else none (fresh ones are drawn).
 fn known_labels(opts: &RunOptions, out: &Path) -> Result<Option<BTreeMap<(String, Arm), Label>>> {
     if !opts.resume {
         return Ok(None);
     }
-    let lm = journal::labelmap_path(out);
-    if !lm.is_file() {
-        return Err(Fail::new(
-            Exit::Usage,
-            format!("--resume: no labelmap at {}", lm.display()),
-        )
-        .into());
-    }
-    Ok(Some(journal::read_labelmap(&lm)?))
+    Ok(Some(journal::load_plan(out)?.labels()))
 }
 
 /// Every (question × arm × rep), with labels generated or (on resume) read back.
@@ -518,7 +638,10 @@ fn make_dispatches(
                 Some(map) => map.get(&(q.qid.clone(), arm)).cloned().ok_or_else(|| {
                     Fail::new(
                         Exit::Usage,
-                        format!("--resume: the labelmap has no entry for {} {arm}", q.qid),
+                        format!(
+                            "--resume: the round's plan has no label for {} {arm}",
+                            q.qid
+                        ),
                     )
                 })?,
                 None => fresh.next().expect("enough labels"),
@@ -623,49 +746,68 @@ fn round_record(
     }
 }
 
-/// The out-dir: new (or empty), or the round being resumed with the same inputs; created.
-fn prepare_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<()> {
-    if opts.resume {
-        let old = record::load_round(out)?;
-        let diffs = record.resume_differences(&old);
-        if !diffs.is_empty() {
-            return Err(Fail::new(
-                Exit::Usage,
-                format!(
-                    "--resume refused: the round in {} ran with other inputs: {}",
-                    out.display(),
-                    diffs.join("; ")
-                ),
-            )
-            .into());
+/// The out-dir, locked for the round: new (or empty), or the round being resumed with the same
+/// inputs. A resumed round is re-opened: its completion marker and reports go first, so nothing
+/// claims a verdict while dispatches run again.
+fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<journal::Lock> {
+    let has_entries = |p: &Path| std::fs::read_dir(p).is_ok_and(|mut rd| rd.next().is_some());
+    if !opts.resume && has_entries(out) {
+        if journal::dir(out).join("lock").is_file() {
+            // A running round names its pid; a finished one is simply not empty.
+            drop(journal::Lock::acquire(out)?);
         }
-        record.started = old.started.clone();
-    } else if out.exists() && std::fs::read_dir(out)?.next().is_some() {
-        return Err(Fail::new(
-            Exit::Usage,
-            format!(
-                "out-dir {} exists and is not empty; choose another --out or pass --resume",
-                out.display()
-            ),
-        )
-        .into());
+        return Err(not_empty(out));
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let labelmap = journal::labelmap_path(out);
-    if !opts.resume && labelmap.exists() {
+    let lock = journal::Lock::acquire(out)?;
+    if !opts.resume {
+        if journal::plan_path(out).exists() {
+            return Err(not_empty(out));
+        }
+        return Ok(lock);
+    }
+    let old = record::load_round(out)?;
+    let diffs = record.resume_differences(&old);
+    if !diffs.is_empty() {
         return Err(Fail::new(
             Exit::Usage,
             format!(
-                "{} already exists; it belongs to another round",
-                labelmap.display()
+                "--resume refused: the round in {} ran with other inputs: {}",
+                out.display(),
+                diffs.join("; ")
             ),
         )
         .into());
     }
-    Ok(())
+    record.started = old.started.clone();
+    for name in REPORT_FILES {
+        let _ = std::fs::remove_file(out.join(name));
+    }
+    Ok(lock)
 }
 
-/// What no sandboxed agent may read: the repository, the out-dir, the inputs, the labelmap.
+/// Every file that states a round's result, `ROUND_DONE` first: removed when a round reopens.
+pub const REPORT_FILES: [&str; 5] = [
+    "ROUND_DONE",
+    "summary.json",
+    "report.md",
+    "report.html",
+    "verdicts.csv",
+];
+
+fn not_empty(out: &Path) -> anyhow::Error {
+    Fail::new(
+        Exit::Usage,
+        format!(
+            "out-dir {} exists and is not empty; choose another --out, or finish its round with: harness run --out {} --resume",
+            out.display(),
+            out.display()
+        ),
+    )
+    .into()
+}
+
+/// What no sandboxed agent may read: the repository, the out-dir (and its journal), the inputs.
 fn forbidden_paths(opts: &RunOptions, out: &Path, corpus: &Corpus) -> Vec<PathBuf> {
     let mut forbid = vec![corpus.base.workdir.clone(), out.to_path_buf()];
     forbid.extend(
@@ -674,7 +816,5 @@ fn forbidden_paths(opts: &RunOptions, out: &Path, corpus: &Corpus) -> Vec<PathBu
             .chain(opts.seal.iter())
             .filter_map(|p| std::path::absolute(p).ok()),
     );
-    // On --resume the labelmap already exists while agents run: no sandboxed agent may read it.
-    forbid.push(journal::labelmap_path(out));
     forbid
 }

@@ -68,20 +68,8 @@ impl Runtime {
     pub fn open(plan: &Plan) -> Result<Runtime> {
         let (repo, seal_path, demo) = match plan.demo {
             Some(_) => {
-                let d = crate::demo::demo()?;
-                let repo = tempfile::Builder::new()
-                    .prefix("harness-demo-repo-")
-                    .tempdir()?;
-                d.build_repo(repo.path())?;
-                let inputs = tempfile::Builder::new()
-                    .prefix("harness-demo-inputs-")
-                    .tempdir()?;
-                let written = d.write_inputs(inputs.path())?;
-                (
-                    repo.path().to_path_buf(),
-                    Some(written.seal),
-                    Some(super::plan::DemoDirs::new(repo, inputs)),
-                )
+                let (dirs, repo, inputs) = super::plan::DemoDirs::build()?;
+                (repo, Some(inputs.seal), Some(dirs))
             }
             None => (
                 plan.base.repo.clone(),
@@ -173,26 +161,45 @@ pub fn run(plan: &Plan, index: usize, rt: &Runtime) -> Result<DispatchRecord> {
 fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
     let stem = d.stem();
     let mut rec = DispatchRecord::new(&stem);
-    if let Err(e) = execute_inner(plan, d, rt, &mut rec) {
+    let result = execute_inner(plan, d, rt, &mut rec).and_then(|answer| {
+        // The record (with the answer's hash) is written before the answer: an answer file
+        // that exists always has a record saying it was answered and what it holds.
+        rec.status = DispatchStatus::Answered;
+        rec.answer_sha256 = Some(crate::journal::sha256_hex(&answer));
+        put(
+            &plan.out,
+            &format!("{stem}.json"),
+            &serde_json::to_vec_pretty(&rec)?,
+        )?;
+        put(&plan.out, &format!("{stem}.txt"), &answer)
+    });
+    if let Err(e) = result {
         rec.status = if rt.cancelled() {
             DispatchStatus::Cancelled
         } else {
             DispatchStatus::Failed
         };
+        rec.answer_sha256 = None;
         rec.reason = Some(clean_line(&format!("{e:#}"), 500));
         let _ = put(
             &plan.out,
             &format!("{stem}.err"),
             format!("{}\n", rec.reason.as_deref().unwrap_or("")).as_bytes(),
         );
-    }
-    if let Ok(json) = serde_json::to_vec_pretty(&rec) {
-        let _ = put(&plan.out, &format!("{stem}.json"), &json);
+        if let Ok(json) = serde_json::to_vec_pretty(&rec) {
+            let _ = put(&plan.out, &format!("{stem}.json"), &json);
+        }
     }
     rec
 }
 
-fn execute_inner(plan: &Plan, d: &Dispatch, rt: &Runtime, rec: &mut DispatchRecord) -> Result<()> {
+/// Everything up to the answer: checkout, plant, agent, judgement. Returns the answer bytes.
+fn execute_inner(
+    plan: &Plan,
+    d: &Dispatch,
+    rt: &Runtime,
+    rec: &mut DispatchRecord,
+) -> Result<Vec<u8>> {
     let out = &plan.out;
     let stem = d.stem();
     put(out, &format!("{stem}.prompt"), d.prompt.as_bytes())?;
@@ -224,12 +231,7 @@ fn execute_inner(plan: &Plan, d: &Dispatch, rt: &Runtime, rec: &mut DispatchReco
     if rt.spec.output != runners::OutputFormat::Text {
         put(out, &format!("{stem}.raw"), &outcome.stdout)?;
     }
-    let answer =
-        runners::extract_answer(&rt.spec, &outcome.stdout).context("reading the agent's result")?;
-    // The answer is written last: a `.txt` that exists is a finished dispatch.
-    put(out, &format!("{stem}.txt"), &answer)?;
-    rec.status = DispatchStatus::Answered;
-    Ok(())
+    runners::extract_answer(&rt.spec, &outcome.stdout).context("reading the agent's result")
 }
 
 /// Runs the agent in its sandbox, retrying infrastructure failures up to `--retries` (each
