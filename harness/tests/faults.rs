@@ -505,3 +505,85 @@ fn resume_defaults_are_the_command_lines() {
         );
     }
 }
+
+/// A tmpfs mounted for one test, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &Path, size: &str) -> Result<Tmpfs, String> {
+        std::fs::create_dir_all(at).unwrap();
+        let o = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .output()
+            .map_err(|e| format!("mount: {e}"))?;
+        if !o.status.success() {
+            return Err(format!("mount: {}", text(&o.stderr).trim()));
+        }
+        Ok(Tmpfs(at.to_path_buf()))
+    }
+
+    fn resize(&self, size: &str) {
+        let o = Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.0)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_mid_round_loses_nothing_answered_and_resume_finishes() {
+    // SAFETY: geteuid reads a process attribute.
+    if unsafe { libc::geteuid() } != 0 {
+        println!("SKIPPED: mounting a small tmpfs for the out-dir needs root");
+        return;
+    }
+    let mut r = Round::new();
+    let disk = r.dir.path().join("disk");
+    let fs = match Tmpfs::mount(&disk, "256k") {
+        Ok(fs) => fs,
+        Err(why) => {
+            println!("SKIPPED: cannot mount a tmpfs here ({why})");
+            return;
+        }
+    };
+    // Answers of 40 KB each: 8 of them cannot fit in 256 KB beside their sidecars.
+    let big = r.dir.path().join("big.sh");
+    std::fs::write(
+        &big,
+        format!(
+            "#!/bin/sh\nsh {} \"$@\"\nhead -c 40000 /dev/zero | tr '\\0' 'x'\necho\n",
+            agents_dir().join("sealreader.sh").display()
+        ),
+    )
+    .unwrap();
+    r.out = disk.join("r1");
+    let at = r.args.iter().position(|a| a == "--out").unwrap();
+    r.args[at + 1] = r.out.display().to_string();
+    let at = r.args.iter().position(|a| a == "--agent").unwrap();
+    r.args[at + 1] = format!("command:sh {} {{prompt}}", big.display());
+    let o = r.run(None);
+    assert_ne!(o.status.code(), Some(0), "the round fit: {}", show(&o));
+    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
+    assert!(!done.contains("complete: yes"), "{done}");
+    assert!(
+        !r.out.join("summary.json").exists(),
+        "a verdict claimed on a full disk"
+    );
+    let labels = r.labels();
+    let kept = r.answers();
+    fs.resize("64m");
+    let o = r.resume();
+    assert_finished_once(&r, &labels, &o);
+    for (stem, bytes) in &kept {
+        assert_eq!(&r.answers()[stem], bytes, "{stem} changed on resume");
+    }
+}
