@@ -251,9 +251,8 @@ fn refuse_tampered(out: &Path, tampered: &[String], what: &str) -> Result<()> {
     .into())
 }
 
-/// Runs `harness rescore`.
-pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
-    let out = &opts.out;
+/// The out-dir of a round, locked for this command (one writer at a time).
+fn lock_out_dir(out: &Path) -> Result<journal::Lock> {
     if !out.is_dir() {
         return Err(Fail::new(
             Exit::Usage,
@@ -261,7 +260,13 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         )
         .into());
     }
-    let _lock = journal::Lock::acquire(out)?;
+    journal::Lock::acquire(out)
+}
+
+/// Runs `harness rescore`.
+pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
+    let out = &opts.out;
+    let _lock = lock_out_dir(out)?;
     let record = if out.join("round.json").is_file() {
         Some(record::load_round(out)?)
     } else {
@@ -440,14 +445,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
 /// files and its record. `summary.json` is an output, never read as an input: an edited
 /// summary changes nothing, an edited answer refuses the report (exit 10).
 pub fn report(out: &Path, format: &str) -> Result<Exit> {
-    if !out.is_dir() {
-        return Err(Fail::new(
-            Exit::Usage,
-            format!("{} is not a round's out-dir", out.display()),
-        )
-        .into());
-    }
-    let _lock = journal::Lock::acquire(out)?;
+    let _lock = lock_out_dir(out)?;
     let done = std::fs::read_to_string(out.join("ROUND_DONE")).map_err(|_| {
         Fail::new(
             Exit::Incomplete,

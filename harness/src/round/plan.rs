@@ -232,48 +232,22 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     other("--agent", given.agent.is_none(), given.agent == rec.agent);
     other("--model", given.model.is_none(), given.model == rec.model);
     other("--demo", given.demo.is_none(), given.demo == rec.demo);
-    other("--arms", given.arms == d.arms, given.arms == rec.arms);
-    other("--reps", given.reps == d.reps, given.reps == rec.reps);
-    other(
-        "--deliver",
-        given.deliver == d.deliver,
-        given.deliver == rec.deliver,
-    );
-    other(
-        "--timeout",
-        given.timeout == d.timeout,
-        given.timeout == rec.timeout,
-    );
-    other(
-        "--retries",
-        given.retries == d.retries,
-        given.retries == rec.retries,
-    );
-    other(
-        "--pass-env",
-        given.pass_env.is_empty(),
-        given.pass_env == rec.pass_env,
-    );
-    other(
-        "--prompt-stdin",
-        given.prompt_stdin == d.prompt_stdin,
-        given.prompt_stdin == rec.prompt_stdin,
-    );
-    other(
-        "--plant-dir",
-        given.plant_dir == d.plant_dir,
-        given.plant_dir == rec.plant_dir,
-    );
-    other(
-        "--allow-contaminated",
-        given.allow_contaminated == d.allow_contaminated,
-        given.allow_contaminated == rec.allow_contaminated,
-    );
-    other(
-        "--sandbox",
-        given.sandbox == d.sandbox,
-        given.sandbox == rec.sandbox,
-    );
+    // A flag at its default was not given; otherwise it must be the recorded value.
+    macro_rules! flag {
+        ($name:expr, $field:ident) => {
+            other($name, given.$field == d.$field, given.$field == rec.$field)
+        };
+    }
+    flag!("--arms", arms);
+    flag!("--reps", reps);
+    flag!("--deliver", deliver);
+    flag!("--timeout", timeout);
+    flag!("--retries", retries);
+    flag!("--pass-env", pass_env);
+    flag!("--prompt-stdin", prompt_stdin);
+    flag!("--plant-dir", plant_dir);
+    flag!("--allow-contaminated", allow_contaminated);
+    flag!("--sandbox", sandbox);
     c
 }
 
