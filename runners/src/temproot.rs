@@ -143,7 +143,10 @@ pub fn write_owner(dir: &Path) -> Result<()> {
         start_time(pid).unwrap_or(0)
     );
     let path = dir.join(OWNER_FILE);
-    std::fs::write(&path, text).map_err(|e| Error::io("write", path, e))
+    std::fs::write(&path, text).map_err(|e| Error::io("write", &path, e))?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| Error::io("chmod", path, e))
 }
 
 /// Whether the process that wrote `dir`'s owner marker is still running; `None` when `dir` has
