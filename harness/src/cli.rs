@@ -54,6 +54,9 @@ pub enum Command {
     /// The refusal lexicon: measure it against human labels, find what a round could not read.
     #[command(subcommand)]
     Lexicon(LexiconCommand),
+    /// Remove the temp folders (checkouts, seal copies) of rounds whose harness is gone.
+    /// Folders of running rounds are left alone. `harness run` does this itself at start.
+    Clean,
     /// Built-in deterministic agents (used by `--agent baseline-grep`).
     #[command(name = "__agent", hide = true)]
     Agent(AgentArgs),
@@ -170,7 +173,9 @@ pub struct RunArgs {
     /// Retries for infrastructure failures only (failed to start, killed, timed out).
     #[arg(long, default_value_t = 0)]
     pub retries: u32,
-    /// Finish an interrupted round in --out under its recorded labels.
+    /// Finish a killed or interrupted round: `harness run --out DIR --resume` alone reads
+    /// every other input from the round's record (checked by hash), keeps every answer already
+    /// made and runs only the missing dispatches, under the same labels.
     #[arg(long)]
     pub resume: bool,
     /// Pass this environment variable to the agent (repeatable). Never HARNESS_*.

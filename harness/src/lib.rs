@@ -2,16 +2,18 @@
 //! logic (gates, manifests, rounds, rescoring, self-test); `main.rs` and `cli.rs` hold the
 //! command line.
 
+pub mod clean;
 pub mod commands;
 pub mod config;
 pub mod demo;
 pub mod exit;
-pub mod finish;
 pub mod gate;
+pub mod journal;
 pub mod lexicon_cmd;
 pub mod manifest;
 pub mod nameleak;
 pub mod progress;
+pub mod prompt;
 pub mod reading;
 pub mod record;
 pub mod rescore;

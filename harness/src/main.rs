@@ -197,6 +197,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
         Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {
             harness::lexicon_cmd::suggest(&a.out, a.lexicon.as_deref())
         }
+        Command::Clean => harness::clean::clean(),
         Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),
         Command::Sandbox(a) => {
             let code = runners::sandbox::wrapper_main(&a.args);

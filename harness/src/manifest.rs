@@ -4,11 +4,9 @@
 //! path comparison passed it.
 
 use crate::exit::{Exit, Fail};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The manifest format this build writes and reads.
@@ -93,11 +91,7 @@ impl Manifest {
     }
 }
 
-/// sha256 of bytes, lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::journal::sha256_hex;
 
 /// Reads a manifest. Missing, empty, unparsable or of another format: exit 10, naming the file.
 pub fn load(path: &Path) -> Result<Manifest> {
@@ -156,18 +150,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
         )
         .into());
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temp file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path)
-        .with_context(|| format!("renaming into {}", path.display()))?;
-    Ok(())
+    crate::journal::write_atomic(path, bytes)
 }
 
 /// Where a manifest's recorded path points: the manifest's folder first, then the cwd.

@@ -265,6 +265,10 @@ pub struct DispatchRecord {
     pub treediff: Option<serde_json::Value>,
     /// The isolation level the sandbox wrapper reported for this dispatch.
     pub isolation: Option<String>,
+    /// sha256 of the answer file, recorded before the answer is written: `report`, `rescore`
+    /// and `--resume` compare it with the file, so an edited answer is seen, never scored.
+    #[serde(default)]
+    pub answer_sha256: Option<String>,
 }
 
 impl DispatchRecord {
@@ -284,6 +288,7 @@ impl DispatchRecord {
             retries: Vec::new(),
             treediff: None,
             isolation: None,
+            answer_sha256: None,
         }
     }
 
@@ -296,20 +301,6 @@ impl DispatchRecord {
         self.started_unix_ms = o.started_unix_ms;
         self.ended_unix_ms = o.ended_unix_ms;
         self.env_names = o.env_names.clone();
-    }
-}
-
-/// Whether a dispatch finished: its answer and its record exist (both are written by rename,
-/// so a file that exists is whole) and the record says answered.
-pub fn dispatch_is_whole(out: &Path, stem: &str) -> bool {
-    if !out.join(format!("{stem}.txt")).is_file() {
-        return false;
-    }
-    match std::fs::read(out.join(format!("{stem}.json"))) {
-        Ok(b) => serde_json::from_slice::<DispatchRecord>(&b)
-            .map(|r| r.status == DispatchStatus::Answered)
-            .unwrap_or(false),
-        Err(_) => false,
     }
 }
 
@@ -332,15 +323,19 @@ pub fn is_answer_file(name: &str) -> bool {
 
 /// The records of every planned dispatch that has one (`<stem>.json`), this run's or an earlier
 /// one's (`--resume`): the round's isolation and environment names come from all of them.
-pub fn dispatch_records(out: &Path, plan: &[crate::round::Dispatch]) -> Vec<DispatchRecord> {
-    plan.iter()
-        .filter_map(|d| std::fs::read(out.join(format!("{}.json", d.stem()))).ok())
+pub fn dispatch_records<'a>(
+    out: &Path,
+    stems: impl IntoIterator<Item = &'a str>,
+) -> Vec<DispatchRecord> {
+    stems
+        .into_iter()
+        .filter_map(|stem| std::fs::read(out.join(format!("{stem}.json"))).ok())
         .filter_map(|b| serde_json::from_slice(&b).ok())
         .collect()
 }
 
-/// Counts the answer files and `.err` files in the out-dir.
-pub fn count_dispatches(out: &Path, plan: &[crate::round::Dispatch]) -> Counts {
+/// Counts the answer files and `.err` files in the out-dir, against `planned` dispatches.
+pub fn count_dispatches(out: &Path, planned: usize) -> Counts {
     let mut answered = 0;
     let mut failed = 0;
     if let Ok(rd) = std::fs::read_dir(out) {
@@ -354,7 +349,7 @@ pub fn count_dispatches(out: &Path, plan: &[crate::round::Dispatch]) -> Counts {
         }
     }
     Counts {
-        planned: plan.len(),
+        planned,
         answered,
         failed,
     }

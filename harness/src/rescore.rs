@@ -3,9 +3,9 @@
 //! change would mix with the arms' nondeterminism. Same files, new rule: one variable moves.
 
 use crate::exit::{Exit, Fail};
-use crate::finish::{self, Entry};
+use crate::journal::{self, labelmap_path, read_labelmap, AnswerState};
 use crate::record::{self, RoundRecord};
-use crate::round::{labelmap_path, read_labelmap};
+use crate::round::collect::{self as finish, Entry};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use reports::Report;
@@ -73,130 +73,242 @@ fn qset_for(record: Option<&RoundRecord>, opts: &RescoreOptions) -> Result<(Qset
     Ok((qset, shown))
 }
 
-/// A finished round's answers scored with this process's reading, with the qset they answer
-/// (the recorded one). For `harness lexicon suggest`; writes nothing.
-pub fn scored_rows(out: &Path) -> Result<(Qset, Vec<reports::Row>)> {
-    if !out.is_dir() {
-        return Err(Fail::new(
-            Exit::Usage,
-            format!("{} is not a round's out-dir", out.display()),
-        )
-        .into());
-    }
-    let record = if out.join("round.json").is_file() {
-        Some(record::load_round(out)?)
-    } else {
-        None
-    };
-    let opts = RescoreOptions {
-        out: out.to_path_buf(),
-        qset: None,
-        accept_qset_change: false,
-    };
-    let (qset, _) = qset_for(record.as_ref(), &opts)?;
-    let entries = entries_of(out, &qset, record.as_ref().map(|r| r.reps))?;
-    let rows = finish::score_entries(out, &qset, &entries)?;
-    Ok((qset, rows))
+/// The answers of a round and what could not be trusted among them.
+pub struct Answers {
+    /// One entry per answer to score.
+    pub entries: Vec<Entry>,
+    /// `stem (qid arm rep): why` for every answer that is not the one the harness wrote.
+    pub tampered: Vec<String>,
+    /// The answers could not be checked (a round from before answer hashes).
+    pub unverified: bool,
 }
 
-/// The answers of a round: from the labelmap, or from the seed's legacy names.
-pub fn entries_of(out: &Path, qset: &Qset, reps: Option<u32>) -> Result<Vec<Entry>> {
-    let lm = labelmap_path(out);
-    let mut entries = Vec::new();
-    if lm.is_file() {
-        let map = read_labelmap(&lm)?;
-        let by_label: BTreeMap<String, (String, Arm)> = map
-            .iter()
-            .map(|((q, a), l)| (l.as_str().to_string(), (q.clone(), *a)))
-            .collect();
-        let mut seen_labels = std::collections::BTreeSet::new();
-        for e in std::fs::read_dir(out)?.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if !record::is_answer_file(&name) {
-                continue;
-            }
-            let stem = name.trim_end_matches(".txt");
-            let (label, rep) = stem.rsplit_once("_r").expect("answer names have _r");
-            let Some((qid, arm)) = by_label.get(label) else {
-                return Err(Fail::new(
-                    Exit::Usage,
-                    format!(
-                        "{}: answer {name} has no entry in the labelmap",
-                        lm.display()
-                    ),
-                )
-                .into());
-            };
-            seen_labels.insert(label.to_string());
-            entries.push(Entry {
-                stem: stem.into(),
-                label: label.into(),
-                qid: qid.clone(),
-                arm: *arm,
-                rep: rep.parse().unwrap_or(0),
-            });
+/// The answers of a round: from its journal (each checked against its dispatch record's
+/// hash), or from a labelmap beside it (rounds before the journal), or from the seed's names.
+pub fn entries_of(out: &Path, qset: &Qset) -> Result<Answers> {
+    let mut answers = if journal::plan_path(out).is_file() {
+        journal_entries(out)?
+    } else if labelmap_path(out).is_file() {
+        Answers {
+            entries: labelmap_entries(out)?,
+            tampered: Vec::new(),
+            unverified: true,
         }
-        let _ = reps;
     } else {
-        // The seed's rounds: `<qid>_<ARM|CTRL>_r<n>.txt`, no labelmap.
-        for e in std::fs::read_dir(out)?.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let Some(stem) = name.strip_suffix(".txt") else {
-                continue;
-            };
-            let Some((head, rep)) = stem.rsplit_once("_r") else {
-                continue;
-            };
-            if rep.is_empty() || !rep.bytes().all(|b| b.is_ascii_digit()) {
-                continue;
-            }
-            let Some((qid, arm)) = head.rsplit_once('_') else {
-                continue;
-            };
-            let Ok(arm) = arm.parse::<Arm>() else {
-                continue;
-            };
-            if qset.questions.iter().all(|q| q.qid != qid) {
-                continue;
-            }
-            entries.push(Entry {
-                stem: stem.into(),
-                label: head.into(),
-                qid: qid.into(),
-                arm,
-                rep: rep.parse().unwrap_or(0),
-            });
+        Answers {
+            entries: seed_entries(out, qset)?,
+            tampered: Vec::new(),
+            unverified: true,
         }
-    }
-    entries.sort_by(|a, b| (&a.qid, a.arm, a.rep).cmp(&(&b.qid, b.arm, b.rep)));
-    if entries.is_empty() {
+    };
+    answers
+        .entries
+        .sort_by(|a, b| (&a.qid, a.arm, a.rep).cmp(&(&b.qid, b.arm, b.rep)));
+    if answers.entries.is_empty() && answers.tampered.is_empty() {
         return Err(Fail::new(
             Exit::Unmeasured,
             format!("UNMEASURED: no answer files in {}", out.display()),
         )
         .into());
     }
+    Ok(answers)
+}
+
+/// From the journal: every planned dispatch whose answer is kept; an answer file the plan does
+/// not know is an error, an answer that is not the recorded one is tampered.
+fn journal_entries(out: &Path) -> Result<Answers> {
+    let plan = journal::load_plan(out)?;
+    let stems: std::collections::BTreeSet<String> =
+        plan.dispatches.iter().map(|d| d.stem()).collect();
+    for e in std::fs::read_dir(out)?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if record::is_answer_file(&name) && !stems.contains(name.trim_end_matches(".txt")) {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!(
+                    "{}: answer {name} is not a dispatch of the round's plan",
+                    journal::plan_path(out).display()
+                ),
+            )
+            .into());
+        }
+    }
+    let mut entries = Vec::new();
+    let mut tampered = Vec::new();
+    for d in &plan.dispatches {
+        let entry = Entry {
+            stem: d.stem(),
+            label: d.label.as_str().to_string(),
+            qid: d.qid.clone(),
+            arm: d.arm,
+            rep: d.rep,
+        };
+        match journal::answer_state(out, &entry.stem) {
+            AnswerState::Kept => entries.push(entry),
+            AnswerState::Missing => {}
+            AnswerState::Tampered(why) => tampered.push(format!(
+                "{} ({} {} r{}): {why}",
+                entry.stem, entry.qid, entry.arm, entry.rep
+            )),
+        }
+    }
+    Ok(Answers {
+        entries,
+        tampered,
+        unverified: false,
+    })
+}
+
+/// From a labelmap beside the out-dir (rounds before the journal).
+fn labelmap_entries(out: &Path) -> Result<Vec<Entry>> {
+    let lm = labelmap_path(out);
+    let map = read_labelmap(&lm)?;
+    let by_label: BTreeMap<String, (String, Arm)> = map
+        .iter()
+        .map(|((q, a), l)| (l.as_str().to_string(), (q.clone(), *a)))
+        .collect();
+    let mut entries = Vec::new();
+    for e in std::fs::read_dir(out)?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !record::is_answer_file(&name) {
+            continue;
+        }
+        let stem = name.trim_end_matches(".txt");
+        let (label, rep) = stem.rsplit_once("_r").expect("answer names have _r");
+        let Some((qid, arm)) = by_label.get(label) else {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!(
+                    "{}: answer {name} has no entry in the labelmap",
+                    lm.display()
+                ),
+            )
+            .into());
+        };
+        entries.push(Entry {
+            stem: stem.into(),
+            label: label.into(),
+            qid: qid.clone(),
+            arm: *arm,
+            rep: rep.parse().unwrap_or(0),
+        });
+    }
     Ok(entries)
+}
+
+/// The seed's rounds: `<qid>_<ARM|CTRL>_r<n>.txt`, no labelmap.
+fn seed_entries(out: &Path, qset: &Qset) -> Result<Vec<Entry>> {
+    let mut entries = Vec::new();
+    for e in std::fs::read_dir(out)?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".txt") else {
+            continue;
+        };
+        let Some((head, rep)) = stem.rsplit_once("_r") else {
+            continue;
+        };
+        if rep.is_empty() || !rep.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Some((qid, arm)) = head.rsplit_once('_') else {
+            continue;
+        };
+        let Ok(arm) = arm.parse::<Arm>() else {
+            continue;
+        };
+        if qset.questions.iter().all(|q| q.qid != qid) {
+            continue;
+        }
+        entries.push(Entry {
+            stem: stem.into(),
+            label: head.into(),
+            qid: qid.into(),
+            arm,
+            rep: rep.parse().unwrap_or(0),
+        });
+    }
+    Ok(entries)
+}
+
+/// Refuses (exit 10) when any answer is not the one the harness wrote, naming each.
+fn refuse_tampered(out: &Path, tampered: &[String], what: &str) -> Result<()> {
+    if tampered.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = tampered
+        .iter()
+        .map(|t| format!("  TAMPERED {}", clean_line(t, 200)))
+        .collect();
+    Err(Fail::new(
+        Exit::ManifestMismatch,
+        format!(
+            "{}: {} answer(s) are not the ones the harness wrote (their sha256 differs from the dispatch records); no {what} is made from them:\n{}",
+            out.display(),
+            tampered.len(),
+            lines.join("\n")
+        ),
+    )
+    .into())
+}
+
+/// The out-dir of a round, locked for this command (one writer at a time).
+fn lock_out_dir(out: &Path) -> Result<journal::Lock> {
+    require_out_dir(out)?;
+    journal::Lock::acquire(out)
+}
+
+/// Refuses (usage) a path that is not a directory, before anything reads or writes in it.
+fn require_out_dir(out: &Path) -> Result<()> {
+    if out.is_dir() {
+        return Ok(());
+    }
+    Err(Fail::new(
+        Exit::Usage,
+        format!("{} is not a round's out-dir", out.display()),
+    )
+    .into())
+}
+
+/// The round's record, when the out-dir has one (the seed's rounds do not).
+fn round_record(out: &Path) -> Result<Option<RoundRecord>> {
+    if out.join("round.json").is_file() {
+        Ok(Some(record::load_round(out)?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// A finished round's answers scored with this process's reading, with the qset they answer
+/// (the recorded one). For `harness lexicon suggest`: writes nothing (so takes no lock), refuses
+/// tampered answers.
+pub fn scored_rows(out: &Path) -> Result<(Qset, Vec<reports::Row>)> {
+    require_out_dir(out)?;
+    let record = round_record(out)?;
+    let opts = RescoreOptions {
+        out: out.to_path_buf(),
+        qset: None,
+        accept_qset_change: false,
+    };
+    let (qset, _) = qset_for(record.as_ref(), &opts)?;
+    let answers = entries_of(out, &qset)?;
+    refuse_tampered(out, &answers.tampered, "suggestion")?;
+    let rows = finish::score_entries(out, &qset, &answers.entries)?;
+    Ok((qset, rows))
 }
 
 /// Runs `harness rescore`.
 pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     let out = &opts.out;
-    if !out.is_dir() {
-        return Err(Fail::new(
-            Exit::Usage,
-            format!("{} is not a round's out-dir", out.display()),
-        )
-        .into());
-    }
-    let record = if out.join("round.json").is_file() {
-        Some(record::load_round(out)?)
-    } else {
-        None
-    };
+    let _lock = lock_out_dir(out)?;
+    let record = round_record(out)?;
     let record_present = record.is_some();
     let (qset, shown) = qset_for(record.as_ref(), opts)?;
-    let entries = entries_of(out, &qset, record.as_ref().map(|r| r.reps))?;
+    let answers = entries_of(out, &qset)?;
+    refuse_tampered(out, &answers.tampered, "rescore")?;
+    if answers.unverified {
+        println!("answers UNVERIFIED: a round from before answer hashes; an edited answer cannot be told from the agent's");
+    }
+    let entries = answers.entries;
     let rows = finish::score_entries(out, &qset, &entries)?;
 
     let old: BTreeMap<(String, Arm, u32), String> =
@@ -358,14 +470,18 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
     }
 }
 
-/// `harness report OUT`: re-renders a finished round from its files.
+/// `harness report OUT`: renders a finished round, every row derived again from its answer
+/// files and its record. `summary.json` is an output, never read as an input: an edited
+/// summary changes nothing, an edited answer refuses the report (exit 10).
 pub fn report(out: &Path, format: &str) -> Result<Exit> {
+    let _lock = lock_out_dir(out)?;
     let done = std::fs::read_to_string(out.join("ROUND_DONE")).map_err(|_| {
         Fail::new(
             Exit::Incomplete,
             format!(
-                "{} has no ROUND_DONE: the round did not finish; no report",
-                out.display()
+                "{} has no ROUND_DONE: the round did not finish; no report (finish it with: {})",
+                out.display(),
+                crate::round::resume_command(out)
             ),
         )
     })?;
@@ -379,10 +495,8 @@ pub fn report(out: &Path, format: &str) -> Result<Exit> {
         )
         .into());
     }
-    let text = std::fs::read_to_string(out.join("summary.json"))
-        .with_context(|| format!("reading {}/summary.json", out.display()))?;
-    let report = Report::from_json(&text, "summary.json")
-        .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+    let report = derived_report(out)?;
+    warn_if_summary_differs(out, &report);
     use reports::Render;
     let rendered = match format {
         "table" => finish::terminal().render(&report),
@@ -394,4 +508,65 @@ pub fn report(out: &Path, format: &str) -> Result<Exit> {
     };
     print!("{rendered}");
     Ok(finish::exit_of_verdict(report.summary.verdict))
+}
+
+/// The report of a finished round from its answers and record, with the scorer it was scored
+/// with (another scorer is `harness rescore`'s job): every planned answer present and the one
+/// the harness wrote, or refused.
+fn derived_report(out: &Path) -> Result<Report> {
+    let record = record::load_round(out)?;
+    if record.scorer_fingerprint != crate::reading::active().fingerprint() {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "{} was scored by scorer {}; this harness carries {}: its report would not be the round's. harness rescore {} scores it again and lists the rows that move",
+                out.display(),
+                record.scorer_fingerprint.get(..12).unwrap_or(&record.scorer_fingerprint),
+                crate::reading::active().fingerprint().get(..12).unwrap_or(""),
+                out.display()
+            ),
+        )
+        .into());
+    }
+    let (qset, _) = qset_for(
+        Some(&record),
+        &RescoreOptions {
+            out: out.to_path_buf(),
+            qset: None,
+            accept_qset_change: false,
+        },
+    )?;
+    let answers = entries_of(out, &qset)?;
+    refuse_tampered(out, &answers.tampered, "report")?;
+    if answers.unverified {
+        eprintln!("harness: answers UNVERIFIED: a round from before answer hashes");
+    }
+    if answers.entries.len() != record.counts.planned {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "TAMPERED: {} holds {} answers the harness wrote; its round planned and recorded {}. No report",
+                out.display(),
+                answers.entries.len(),
+                record.counts.planned
+            ),
+        )
+        .into());
+    }
+    let rows = finish::score_entries(out, &qset, &answers.entries)?;
+    Ok(Report::new(finish::meta_of(&record, &qset), rows))
+}
+
+/// A `summary.json` that is not what the answers give was changed after the round: said on
+/// stderr (the report printed is the derived one).
+fn warn_if_summary_differs(out: &Path, report: &Report) {
+    use reports::Render;
+    if let Ok(text) = std::fs::read_to_string(out.join("summary.json")) {
+        if text != reports::json::Json.render(report) {
+            eprintln!(
+                "harness: note: {}/summary.json is not what the round's answers give (changed after the round?); this report is derived from the answers, not from it",
+                out.display()
+            );
+        }
+    }
 }

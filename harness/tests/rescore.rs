@@ -205,13 +205,16 @@ fn rescore_reads_seed_style_legacy_names() {
 }
 
 #[test]
-fn a_labelmap_missing_an_entry_is_an_error_not_a_skip() {
+fn an_answer_the_plan_does_not_know_is_an_error_not_a_skip() {
     let r = tiny_round();
-    let lm = r.out.with_file_name("out1.labelmap");
-    let text = std::fs::read_to_string(&lm).unwrap();
-    let kept: Vec<&str> = text.lines().skip(1).collect();
-    std::fs::write(&lm, kept.join("\n") + "\n").unwrap();
-    harness().arg("rescore").arg(&r.out).assert().code(2);
+    let p = r.out.join("journal").join("plan.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    v["dispatches"].as_array_mut().unwrap().remove(0);
+    std::fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let a = harness().arg("rescore").arg(&r.out).assert().code(2);
+    assert!(String::from_utf8_lossy(&a.get_output().stderr)
+        .contains("not a dispatch of the round's plan"));
 }
 
 #[test]

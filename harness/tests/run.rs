@@ -1,5 +1,5 @@
 //! `harness run` end to end: real rounds on temp git repositories with small agent scripts
-//! (tests/agents/), read back through the files a round leaves (answers, labelmap, verdicts.csv,
+//! (tests/agents/), read back through the files a round leaves (answers, journal, verdicts.csv,
 //! ROUND_DONE, per-dispatch records).
 
 mod common;
@@ -156,22 +156,14 @@ impl Fixture {
         c.output().unwrap()
     }
 
-    fn labelmap_path(&self) -> PathBuf {
-        let name = self.out.file_name().unwrap().to_string_lossy().into_owned();
-        self.out.with_file_name(format!("{name}.labelmap"))
+    /// The round's journal: its plan holds the labels.
+    fn plan_path(&self) -> PathBuf {
+        self.out.join("journal").join("plan.json")
     }
 
-    /// label → (qid, arm) from `<out>.labelmap`.
+    /// label → (qid, arm) from the round's plan.
     fn labelmap(&self) -> BTreeMap<String, (String, String)> {
-        let text = std::fs::read_to_string(self.labelmap_path()).expect("labelmap");
-        text.lines()
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                let p: Vec<&str> = l.split('|').collect();
-                assert_eq!(p.len(), 3, "labelmap line {l:?}");
-                (p[0].to_string(), (p[1].to_string(), p[2].to_string()))
-            })
-            .collect()
+        labels_of(&self.plan_path())
     }
 
     /// (qid, arm, rep) → answer text, through the labelmap.
@@ -182,7 +174,7 @@ impl Fixture {
             let (label, rep) = split_stem(&stem);
             let (qid, arm) = map
                 .get(&label)
-                .unwrap_or_else(|| panic!("answer {stem} has no labelmap entry"))
+                .unwrap_or_else(|| panic!("answer {stem} has no label in the plan"))
                 .clone();
             out.insert((qid, arm, rep), text);
         }
@@ -370,7 +362,7 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
         !answer.contains(&f.marker),
         "the user's CLAUDE.md leaked: {ctx}"
     );
-    // No labelmap while agents run: above the checkout, in the out-dir or beside it.
+    // No labelmap above the checkout (the journal lives in the out-dir, checked below).
     assert_eq!(field(answer, "labelmap_above"), "none", "{ctx}");
     let watches: Vec<&str> = answer
         .lines()
@@ -384,9 +376,12 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
                 "the sandbox let it look: {ctx}"
             );
         } else {
+            // Under --sandbox none the journal can be read (the report header says so); a
+            // labelmap beside the out-dir no longer exists at all.
+            assert!(!w.contains(".labelmap"), "a labelmap existed: {ctx}");
             assert!(
-                w.ends_with(": readable: none"),
-                "a labelmap existed while an agent ran: {ctx}"
+                w.ends_with("journal/plan.json "),
+                "the probe could not see the journal it was pointed at: {ctx}"
             );
         }
     }
@@ -431,6 +426,11 @@ fn probe_round(sandbox: &str, via_sh: bool) {
         .to_string();
     if sandbox == "none" {
         assert_eq!(iso, "none", "{done}");
+        let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
+        assert!(
+            md.contains("agents could read the round's journal"),
+            "the header does not say the journal was readable: {md}"
+        );
     } else {
         assert_ne!(iso, "none", "auto ran without any sandbox layer: {done}");
         if iso == "full" {
@@ -471,7 +471,7 @@ fn seal_reader_passes_arm_positives_and_both_negatives() {
         };
         assert_eq!(verdict, want, "{qid} {arm} r{rep}\n{ctx}");
     }
-    // Every answer maps to a (qid, arm) through the labelmap, and the ARM positives quote
+    // Every answer maps to a (qid, arm) through the plan's labels, and the ARM positives quote
     // the seal's token.
     let answers = f.answers();
     assert_eq!(answers.len(), 12);
@@ -737,13 +737,15 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     wait_for(&mut child, || {
         !files_with_ext(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
     });
-    assert!(
-        !f.labelmap_path().exists(),
-        "the labelmap exists while agents run"
-    );
+    // The journal is on disk while agents run (inside the out-dir, which the sandbox forbids).
+    assert!(f.plan_path().is_file(), "no journal while agents run");
     let status = interrupt(&mut child);
     let first_err = std::fs::read_to_string(f.dir.path().join("first.stderr")).unwrap();
     assert_eq!(status.code(), Some(13), "{first_err}");
+    assert!(
+        first_err.contains(&format!("harness run --out {} --resume", f.out.display())),
+        "the message after Ctrl-C does not print the resume command: {first_err}"
+    );
     // No agent and no child of an agent survives.
     let pids = pids_in(&pids_file);
     assert!(pids.len() >= 2);
@@ -759,8 +761,8 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
         survivors.is_empty(),
         "agent processes survived Ctrl-C: {survivors:?}"
     );
-    // The labelmap is written; the round is not marked done.
-    let labelmap_before = std::fs::read(f.labelmap_path()).expect("labelmap after Ctrl-C");
+    // The labels are kept; the round is not marked done.
+    let labelmap_before = f.labelmap();
     assert_eq!(f.labelmap().len(), 10);
     assert!(
         !f.out.join("ROUND_DONE").exists() || f.round_done().contains("complete: NO"),
@@ -780,11 +782,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
     assert!(f.round_done().contains("complete: yes"), "{ctx}");
     assert_eq!(o.status.code(), Some(0), "{ctx}");
-    assert_eq!(
-        std::fs::read(f.labelmap_path()).unwrap(),
-        labelmap_before,
-        "resume changed the labelmap"
-    );
+    assert_eq!(f.labelmap(), labelmap_before, "resume changed the labels");
     let answers = f.answers();
     assert_eq!(answers.len(), 10, "{ctx}");
     let answered_after: BTreeSet<String> = files_with_ext(&f.out, "txt")
@@ -923,7 +921,7 @@ fn a_qset_changed_by_one_byte_fails_the_manifest_before_dispatch() {
     assert_eq!(o.status.code(), Some(10), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("qset"), "{}", text(&o.stderr));
     assert!(answer_files_below(f.out.parent().unwrap()).is_empty());
-    assert!(!f.labelmap_path().exists());
+    assert!(!f.out.exists(), "a refused round wrote its out-dir");
 }
 
 #[test]
@@ -1127,7 +1125,7 @@ fn resume_refuses_another_sandbox_mode() {
 }
 
 #[test]
-fn an_out_dir_without_a_name_of_its_own_is_refused_and_dot_keeps_the_labelmap_outside() {
+fn an_out_dir_without_a_name_of_its_own_is_refused_and_dot_is_a_round_of_its_own() {
     let f = Fixture::new();
     let here = f.dir.path().join("here");
     std::fs::create_dir_all(&here).unwrap();
@@ -1164,7 +1162,8 @@ fn an_out_dir_without_a_name_of_its_own_is_refused_and_dot_keeps_the_labelmap_ou
         std::fs::read_dir(&here).unwrap().next().is_none(),
         "nothing written so far"
     );
-    // `--out .` is the (empty) current folder by its own name: the labelmap goes beside it.
+    // `--out .` is the (empty) current folder by its own name: the journal goes inside it, and
+    // nothing is written beside it any more.
     f.cmd_at(
         Path::new("."),
         &[
@@ -1180,8 +1179,8 @@ fn an_out_dir_without_a_name_of_its_own_is_refused_and_dot_keeps_the_labelmap_ou
     .output()
     .unwrap();
     assert!(here.join("ROUND_DONE").is_file());
-    assert!(f.dir.path().join("here.labelmap").is_file());
-    assert!(!std::fs::read_dir(&here)
+    assert!(here.join("journal").join("plan.json").is_file());
+    assert!(!std::fs::read_dir(f.dir.path())
         .unwrap()
         .flatten()
         .any(|e| e.file_name().to_string_lossy().ends_with(".labelmap")));
@@ -1207,4 +1206,19 @@ fn a_ctrl_only_round_does_not_claim_its_ok() {
         done.contains("claimed: no") && done.contains("not claimed"),
         "{done}"
     );
+}
+
+/// label → (qid, arm) from a round's `journal/plan.json`.
+fn labels_of(plan: &Path) -> BTreeMap<String, (String, String)> {
+    let text = std::fs::read_to_string(plan).expect("the round's plan");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("plan json");
+    v["dispatches"]
+        .as_array()
+        .expect("dispatches")
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().expect(k).to_string();
+            (s("label"), (s("qid"), s("arm")))
+        })
+        .collect()
 }

@@ -286,6 +286,7 @@ mod serde_json_lite {
 fn assert_out_dir_is_the_harness_own(out: &Path) {
     let fixed = [
         "ROUND_DONE",
+        "journal",
         "round.json",
         "verdicts.csv",
         "summary.json",
@@ -365,6 +366,11 @@ fn full_sandbox_closes_every_channel_the_adversary_tries() {
     assert_eq!(mode(&root), 0o700, "{}", root.display());
     let mut n = 0;
     for e in std::fs::read_dir(&root).unwrap().flatten() {
+        if e.file_name() == "owner" {
+            // The owner marker (which process made the root): readable by its user only.
+            assert_eq!(mode(&e.path()), 0o600, "{}", e.path().display());
+            continue;
+        }
         n += 1;
         assert_eq!(mode(&e.path()), 0o700, "{}", e.path().display());
     }
@@ -377,15 +383,11 @@ fn no_sandbox_leaves_the_channels_open_and_the_report_says_none() {
     let w = world();
     let (out, _, parsed) = adversary_round(&w, "none", &[]);
     table("none", &parsed);
-    // What the runner alone closes, in every mode: the environment, the fresh home, the
-    // checkout's history, and the labelmap (written only after every dispatch ended).
+    // What the runner alone closes, in every mode: the environment, the fresh home and the
+    // checkout's history. The journal (the label map) is in the out-dir from the start: only
+    // the sandbox closes it, and the report header says so under none.
     for p in &parsed {
-        for c in [
-            "inherited_env",
-            "fresh_home_memory",
-            "git_beyond_base",
-            "labelmap",
-        ] {
+        for c in ["inherited_env", "fresh_home_memory", "git_beyond_base"] {
             assert!(!p[c].0, "{c} is open even without a sandbox: {}", p[c].1);
         }
         // What only the sandbox closes: the probe must see each of these open here, or it
@@ -401,6 +403,7 @@ fn no_sandbox_leaves_the_channels_open_and_the_report_says_none() {
             "out_list",
             "out_read",
             "out_write",
+            "labelmap",
             "labelmap_folder",
             "qset_read",
             "seal_read",
@@ -622,12 +625,17 @@ fn baselines_read_only_their_checkout_in_every_mode() {
                 show(&o)
             );
             assert!(done.contains(&format!("isolation: {mode}")), "{done}");
-            // Answers keyed by (question, arm) through the labelmap.
-            let lm = std::fs::read_to_string(dir.path().join(format!("{agent}-{mode}.labelmap")))
-                .unwrap();
+            // Answers keyed by (question, arm) through the plan's labels.
+            let plan: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(out.join("journal").join("plan.json")).unwrap(),
+            )
+            .unwrap();
             let mut m = BTreeMap::new();
-            for line in lm.lines() {
-                let f: Vec<&str> = line.split('|').collect();
+            for d in plan["dispatches"].as_array().unwrap() {
+                let f: Vec<&str> = ["label", "qid", "arm"]
+                    .iter()
+                    .map(|k| d[*k].as_str().unwrap())
+                    .collect();
                 let a = std::fs::read_to_string(out.join(format!("{}_r1.txt", f[0]))).unwrap();
                 assert!(
                     !a.contains(&outside_tok),

@@ -31,4 +31,4 @@ pub use process::{
 };
 pub use sandbox::{probe as sandbox_probe, SandboxMode};
 pub use search::{search_needles, NeedleSet, SearchReport};
-pub use temproot::{DispatchDirs, TempRoot};
+pub use temproot::{sweep_stale, DispatchDirs, TempRoot};

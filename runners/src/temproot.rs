@@ -70,7 +70,10 @@ impl TempRoot {
         loop {
             let path = parent.join(Label::random(&mut rand::thread_rng()).as_str());
             match DirBuilder::new().mode(0o700).create(&path) {
-                Ok(()) => return Ok(TempRoot { path }),
+                Ok(()) => {
+                    write_owner(&path)?;
+                    return Ok(TempRoot { path });
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(Error::io("create dir", path, e)),
             }
@@ -116,4 +119,67 @@ impl TempRoot {
     pub fn remove(self) -> Result<()> {
         remove_tree(&self.path)
     }
+}
+
+/// The owner marker's name inside a temp root: which process made it, so the next round can
+/// tell the roots of dead rounds (with their seal copies) from those of running ones.
+pub const OWNER_FILE: &str = "owner";
+
+const OWNER_FORMAT: &str = "harness-temp-root/1";
+
+/// Start time of a process (clock ticks since boot, `/proc/<pid>/stat` field 22): with the pid
+/// it names one process, even after the pid is reused.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_comm = &stat[stat.rfind(')')? + 1..];
+    after_comm.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Writes the owner marker of this process into `dir`.
+pub fn write_owner(dir: &Path) -> Result<()> {
+    let pid = std::process::id();
+    let text = format!(
+        "{OWNER_FORMAT} pid={pid} start={}\n",
+        start_time(pid).unwrap_or(0)
+    );
+    let path = dir.join(OWNER_FILE);
+    std::fs::write(&path, text).map_err(|e| Error::io("write", &path, e))?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| Error::io("chmod", path, e))
+}
+
+/// Whether the process that wrote `dir`'s owner marker is still running; `None` when `dir` has
+/// no marker of ours (not a temp root of this tool: never touched).
+pub fn owner_alive(dir: &Path) -> Option<bool> {
+    let text = std::fs::read_to_string(dir.join(OWNER_FILE)).ok()?;
+    let mut parts = text.split_whitespace();
+    if parts.next()? != OWNER_FORMAT {
+        return None;
+    }
+    let field = |p: Option<&str>, key: &str| -> Option<u64> { p?.strip_prefix(key)?.parse().ok() };
+    let pid = field(parts.next(), "pid=")? as u32;
+    let start = field(parts.next(), "start=")?;
+    Some(match start_time(pid) {
+        Some(now) => start == 0 || now == start,
+        None => false,
+    })
+}
+
+/// Removes, under `parent`, every folder carrying an owner marker whose process is gone (temp
+/// roots of killed rounds, with their checkouts and seal copies). Folders without a marker and
+/// those of running processes are left alone. Returns what was removed.
+pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for e in rd.flatten() {
+        let path = e.path();
+        let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+        if is_dir && owner_alive(&path) == Some(false) && remove_tree(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
 }

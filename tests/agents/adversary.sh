@@ -161,7 +161,7 @@ else
   say temp_parent closed "$l"
 fi
 
-# --- the out-dir and the labelmap -----------------------------------------------------
+# --- the out-dir and the round's journal (its label map) -------------------------------
 if [ -z "$out" ]; then
   for c in out_list out_read out_write labelmap labelmap_folder; do
     say "$c" closed "out-dir not known: no harness command line visible and none given"
@@ -185,7 +185,7 @@ else
   else
     say out_write closed "$e"
   fi
-  lm="${out%/}.labelmap"
+  lm="${out%/}/journal/plan.json"
   if [ -e "$lm" ] && c=$(peek "$lm") && [ -n "$c" ]; then
     say labelmap open "$c"
   else

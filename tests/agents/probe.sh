@@ -1,8 +1,9 @@
 #!/bin/sh
 # Reports what an agent can see from inside a dispatch: used by tests and by
 # `harness run --agent 'command:/abs/tests/agents/probe.sh {prompt}'` to check isolation by hand.
-# Arguments after the prompt are folders to look into for `*.labelmap` files (e.g. the
-# out-dir and its parent): a labelmap that exists while agents run can be read by one.
+# Arguments after the prompt are folders to look into for `*.labelmap` files and round journals
+# (`journal/plan.json`, e.g. in the out-dir and its parent): what exists while agents run can be
+# read by one unless the sandbox forbids it.
 [ $# -gt 0 ] && shift
 echo "cwd: $(pwd)"
 echo "remotes: $(git remote -v 2>/dev/null | wc -l | tr -d ' ')"
@@ -31,7 +32,7 @@ done
 echo "labelmap_above: $found"
 for w in "$@"; do
   if ls "$w" >/dev/null 2>&1; then
-    hits=$(find "$w" -maxdepth 2 -name '*.labelmap' 2>/dev/null | tr '\n' ' ')
+    hits=$( (find "$w" -maxdepth 2 -name '*.labelmap'; find "$w" -maxdepth 3 -path '*/journal/plan.json') 2>/dev/null | tr '\n' ' ')
     echo "watch: $w: readable: ${hits:-none}"
   else
     echo "watch: $w: unreadable"

@@ -1,0 +1,392 @@
+//! The round's on-disk record, written before the first agent starts: the plan (every
+//! dispatch's label, question, arm, rep and prompt, and what a unit needs to run one), read back
+//! by `unit`, `collect` and `--resume`. Also the one way files are written (temp + rename in the
+//! same folder). Input: a [`Plan`] or an out-dir. Output: files under `<out>/journal/`.
+
+use crate::record::{DispatchRecord, DispatchStatus};
+use crate::round::options::{DemoMode, RunOptions};
+use anyhow::{Context, Result};
+use runners::Label;
+use scorer::{Arm, Kind};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The plan file's format.
+pub const PLAN_FORMAT: &str = "harness-plan/1";
+
+/// One planned dispatch: what it asks, in which arm, which rep, under which label.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Dispatch {
+    /// The label of its (qid, arm); files are `<label>_r<rep>.*`.
+    pub label: Label,
+    /// The question id.
+    pub qid: String,
+    /// The question kind.
+    pub kind: Kind,
+    /// The arm.
+    pub arm: Arm,
+    /// 1-based repetition.
+    pub rep: u32,
+    /// The full prompt the agent gets.
+    pub prompt: String,
+}
+
+impl Dispatch {
+    /// `<label>_r<rep>`: the stem of every file of this dispatch.
+    pub fn stem(&self) -> String {
+        format!("{}_r{}", self.label.as_str(), self.rep)
+    }
+}
+
+/// The base a unit rebuilds its view from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PlannedBase {
+    /// The repository's working tree (a temp folder for the demo, rebuilt from the binary).
+    pub repo: PathBuf,
+    /// The commit every dispatch sees.
+    pub sha: String,
+}
+
+/// The seal a unit plants in ARM, checked by hash when read back.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PlannedSeal {
+    /// Where it was read (absolute; a temp file for the demo).
+    pub path: PathBuf,
+    /// Its planted name.
+    pub name: String,
+    /// sha256 of its bytes.
+    pub sha256: String,
+}
+
+/// The agent a unit runs: re-parsed from the name and override, then compared with `template`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PlannedAgent {
+    /// `--agent` as resolved.
+    pub name: String,
+    /// The `harness.toml` command override, if any.
+    pub override_template: Option<String>,
+    /// The resolved argv template.
+    pub template: Vec<String>,
+    /// `--prompt-stdin`.
+    pub prompt_stdin: bool,
+}
+
+/// A planned round: everything `unit N` and `collect` need, read from the out-dir alone.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// [`PLAN_FORMAT`].
+    pub format: String,
+    /// The out-dir (absolute).
+    pub out: PathBuf,
+    /// What `harness run` was asked (absolute paths; the demo's mode made explicit).
+    pub options: RunOptions,
+    /// The demo this round runs, when it does: its inputs are rebuilt from the binary.
+    pub demo: Option<DemoMode>,
+    /// The base.
+    pub base: PlannedBase,
+    /// The seal, unless CTRL only.
+    pub seal: Option<PlannedSeal>,
+    /// The agent.
+    pub agent: PlannedAgent,
+    /// Folders and files no sandboxed agent may read (the repository, the out-dir, the inputs).
+    pub forbid: Vec<PathBuf>,
+    /// Every dispatch, in a fixed order; a unit is an index into it.
+    pub dispatches: Vec<Dispatch>,
+}
+
+impl Plan {
+    /// The dispatch at `index`, or an error naming the range.
+    pub fn dispatch(&self, index: usize) -> Result<&Dispatch> {
+        self.dispatches.get(index).ok_or_else(|| {
+            crate::exit::Fail::new(
+                crate::exit::Exit::Usage,
+                format!(
+                    "unit {index}: the plan in {} has {} dispatches (0..{})",
+                    self.out.display(),
+                    self.dispatches.len(),
+                    self.dispatches.len()
+                ),
+            )
+            .into()
+        })
+    }
+
+    /// label → (qid, arm), one entry per (question, arm).
+    pub fn labels(&self) -> BTreeMap<(String, Arm), Label> {
+        self.dispatches
+            .iter()
+            .map(|d| ((d.qid.clone(), d.arm), d.label.clone()))
+            .collect()
+    }
+}
+
+/// `<out>/journal`: inside the out-dir, which the sandbox forbids to every agent.
+pub fn dir(out: &Path) -> PathBuf {
+    out.join("journal")
+}
+
+/// `<out>/journal/plan.json`.
+pub fn plan_path(out: &Path) -> PathBuf {
+    dir(out).join("plan.json")
+}
+
+/// Writes the plan atomically.
+pub fn save_plan(plan: &Plan) -> Result<()> {
+    let json = serde_json::to_vec_pretty(plan)?;
+    write_atomic(&plan_path(&plan.out), &json)
+}
+
+/// Reads the plan of the round in `out`.
+pub fn load_plan(out: &Path) -> Result<Plan> {
+    let p = plan_path(out);
+    let bytes = std::fs::read(&p).map_err(|e| {
+        crate::exit::Fail::new(
+            crate::exit::Exit::Usage,
+            format!(
+                "{}: cannot read the round's plan ({e}); is {} a round's out-dir?",
+                p.display(),
+                out.display()
+            ),
+        )
+    })?;
+    let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
+        crate::exit::Fail::new(
+            crate::exit::Exit::Usage,
+            format!("{}:{}: not a round plan: {e}", p.display(), e.line()),
+        )
+    })?;
+    if plan.format != PLAN_FORMAT {
+        return Err(crate::exit::Fail::new(
+            crate::exit::Exit::Usage,
+            format!(
+                "{}: plan format {} is not {PLAN_FORMAT}",
+                p.display(),
+                plan.format
+            ),
+        )
+        .into());
+    }
+    Ok(plan)
+}
+
+/// The labelmap lives beside the out-dir, never inside it, and is written only after every
+/// dispatch has ended: a file that does not exist while agents run cannot be read by one.
+pub fn labelmap_path(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "round".into());
+    out.with_file_name(format!("{name}.labelmap"))
+}
+
+/// The labelmap's lines: `label|qid|ARM` (the seed's format).
+pub fn read_labelmap(path: &Path) -> Result<BTreeMap<(String, Arm), Label>> {
+    use crate::exit::{Exit, Fail};
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut map = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parts: Vec<&str> = line.split('|').collect();
+        let bad = || {
+            Fail::new(
+                Exit::Usage,
+                format!(
+                    "{}:{}: not a labelmap line (label|qid|arm)",
+                    path.display(),
+                    i + 1
+                ),
+            )
+        };
+        if parts.len() != 3 {
+            return Err(bad().into());
+        }
+        let label = Label::parse(parts[0]).map_err(|_| bad())?;
+        let arm: Arm = parts[2].parse().map_err(|_| bad())?;
+        map.insert((parts[1].to_string(), arm), label);
+    }
+    Ok(map)
+}
+
+/// Writes the labelmap of a plan: one line per (question, arm).
+pub fn write_labelmap(path: &Path, plan: &[Dispatch]) -> Result<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut text = String::new();
+    for d in plan {
+        if seen.insert((d.qid.clone(), d.arm)) {
+            text.push_str(&format!("{}|{}|{}\n", d.label.as_str(), d.qid, d.arm));
+        }
+    }
+    write_atomic(path, text.as_bytes())
+}
+
+/// sha256 of bytes, lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What the out-dir holds for one planned dispatch, judged against its record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerState {
+    /// No answer file (never answered, failed, or killed before the answer was written).
+    Missing,
+    /// The answer file is the one the dispatch record hashed: kept, never re-run.
+    Kept,
+    /// The answer file is not the one the harness wrote (edited, replaced, or without a record
+    /// saying it was answered): why.
+    Tampered(String),
+}
+
+/// Judges `<stem>.txt` against `<stem>.json`. The record is written before the answer, so a
+/// whole answer always has a record naming its hash.
+pub fn answer_state(out: &Path, stem: &str) -> AnswerState {
+    let answer = match std::fs::read(out.join(format!("{stem}.txt"))) {
+        Ok(b) => b,
+        Err(_) => return AnswerState::Missing,
+    };
+    let record: Option<DispatchRecord> = std::fs::read(out.join(format!("{stem}.json")))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(record) = record else {
+        return AnswerState::Tampered("an answer without a dispatch record".into());
+    };
+    if record.status != DispatchStatus::Answered {
+        return AnswerState::Tampered(format!(
+            "an answer, but the dispatch record says {:?}",
+            record.status
+        ));
+    }
+    let now = sha256_hex(&answer);
+    match record.answer_sha256 {
+        None => AnswerState::Tampered("the dispatch record holds no answer hash".into()),
+        Some(h) if h == now => AnswerState::Kept,
+        Some(h) => AnswerState::Tampered(format!(
+            "answer sha256 {} is not the recorded {}",
+            &now[..12],
+            h.get(..12).unwrap_or("")
+        )),
+    }
+}
+
+/// The name prefix of a write in progress. Only the holder of the out-dir's lock writes there, so
+/// a file with this prefix found by the next holder is the leftover of a killed write.
+pub const PARTIAL_PREFIX: &str = ".partial-";
+
+/// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a file that
+/// exists is whole.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(PARTIAL_PREFIX)
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temp file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.as_file()
+        .sync_all()
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("renaming into {}", path.display()))?;
+    Ok(())
+}
+
+/// Removes the leftovers of killed writes ([`PARTIAL_PREFIX`]) in the out-dir, its journal and
+/// its rescore folders. Call only while holding the out-dir's [`Lock`]. Returns how many.
+pub fn sweep_partials(out: &Path) -> usize {
+    let mut dirs = vec![out.to_path_buf(), dir(out)];
+    if let Ok(rd) = std::fs::read_dir(out) {
+        dirs.extend(
+            rd.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+                .map(|e| e.path()),
+        );
+    }
+    let mut removed = 0;
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy().starts_with(PARTIAL_PREFIX)
+                && std::fs::remove_file(e.path()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+/// The out-dir's exclusive lock (`flock` on `<out>/journal/lock`, which holds the holder's
+/// pid): one writer at a time, for a round, a resume, a rescore or a report. Released when
+/// dropped or when the process dies, however it dies.
+#[derive(Debug)]
+pub struct Lock {
+    _file: std::fs::File,
+}
+
+impl Lock {
+    /// Takes the lock or fails at once (exit 2) naming the pid that holds it. Leftovers of
+    /// killed writes are removed once it is held.
+    pub fn acquire(out: &Path) -> Result<Lock> {
+        use std::os::fd::AsRawFd;
+        let path = dir(out).join("lock");
+        std::fs::create_dir_all(dir(out))
+            .with_context(|| format!("creating {}", dir(out).display()))?;
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        // SAFETY: flock takes a valid open descriptor (owned by `file`) and plain flags.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let err = std::io::Error::last_os_error();
+            if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                return Err(crate::exit::Fail::new(
+                    crate::exit::Exit::Usage,
+                    format!(
+                        "{} is in use by another harness (pid {}): one round, rescore or report writes into an out-dir at a time; wait for it or stop it",
+                        out.display(),
+                        match holder.trim() {
+                            "" => "unknown",
+                            pid => pid,
+                        }
+                    ),
+                )
+                .into());
+            }
+            return Err(err).with_context(|| format!("locking {}", path.display()));
+        }
+        file.set_len(0)?;
+        writeln!(file, "{}", std::process::id())?;
+        sweep_partials(out);
+        Ok(Lock { _file: file })
+    }
+}
+
+/// The environment variable naming a point where the harness kills itself (SIGKILL), for the
+/// fault-injection suite (`harness/tests/faults.rs`): a crash exactly there, not a simulation.
+pub const FAULT_VAR: &str = "HARNESS_FAULT_KILL_AT";
+
+/// Dies by SIGKILL if [`FAULT_VAR`] names `point`; otherwise does nothing.
+pub fn fault_point(point: &str) {
+    if std::env::var(FAULT_VAR).is_ok_and(|v| v == point) {
+        // SAFETY: kill with our own pid and a signal number touches no memory.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Where units run. Input: a [`Plan`], the indices still to run, and a [`Runtime`]. Output:
+//! every one of those units run (or skipped after Ctrl-C) on a bounded local pool, with a
+//! progress bar on stderr. Other executors (Slurm, `command:`) hand the same indices to
+//! `harness unit` processes instead.
+
+use super::unit::{self, Runtime};
+use crate::exit::{Exit, Fail};
+use crate::journal::{self, AnswerState, Plan};
+use crate::record::DispatchStatus;
+use anyhow::Result;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Which dispatches still need to run: those without a kept answer (on `--resume`, a dispatch
+/// whose answer is kept never runs again). Their stale `.err` files are removed, so a failure
+/// file always belongs to this run. An answer that is not the one recorded refuses the resume
+/// (exit 10): running it again would hide the edit, scoring it would score the edit.
+pub fn todo(plan: &Plan) -> Result<Vec<usize>> {
+    let mut todo = Vec::new();
+    let mut tampered = Vec::new();
+    for (i, d) in plan.dispatches.iter().enumerate() {
+        match journal::answer_state(&plan.out, &d.stem()) {
+            AnswerState::Kept => {}
+            AnswerState::Missing => todo.push(i),
+            AnswerState::Tampered(why) => tampered.push(format!("  {}.txt: {why}", d.stem())),
+        }
+    }
+    if !tampered.is_empty() {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "TAMPERED: answers in {} are not the ones the harness wrote; the round is not resumed:\n{}",
+                plan.out.display(),
+                tampered.join("\n")
+            ),
+        )
+        .into());
+    }
+    for &i in &todo {
+        let _ = std::fs::remove_file(plan.out.join(format!("{}.err", plan.dispatches[i].stem())));
+    }
+    Ok(todo)
+}
+
+/// Runs `indices` on `jobs` threads. Ctrl-C raises the runtime's cancel flag: the handler does
+/// nothing else, each unit's runner stops its own process group while it still holds the
+/// unreaped leader (so no recycled group id can be signalled), and no new unit starts.
+pub fn run_local(
+    plan: &Plan,
+    rt: &Runtime,
+    indices: &[usize],
+    jobs: usize,
+    quiet: bool,
+) -> Result<()> {
+    {
+        let cancel = rt.cancel.clone();
+        let _ = ctrlc::set_handler(move || {
+            cancel.store(true, Ordering::SeqCst);
+        });
+    }
+    let progress = crate::progress::Progress::new(indices.len() as u64, quiet);
+    let failures = AtomicUsize::new(0);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    pool.install(|| {
+        use rayon::prelude::*;
+        indices.par_iter().for_each(|&i| {
+            if rt.cancelled() {
+                return;
+            }
+            let ok =
+                matches!(unit::run(plan, i, rt), Ok(r) if r.status == DispatchStatus::Answered);
+            if !ok {
+                failures.fetch_add(1, Ordering::SeqCst);
+            }
+            progress.tick(failures.load(Ordering::SeqCst));
+        });
+    });
+    progress.finish();
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! `harness run`: plan → executor → collect (DESIGN §4, §7.7, §11). Input: [`RunOptions`].
+//! Output: the round's files in its out-dir and the exit it ends with.
+//!
+//! - [`plan`]: gates, manifest check, labels, the journal (RunOptions → Plan on disk)
+//! - [`unit`]: one dispatch (Plan, index → DispatchRecord)
+//! - [`executor`]: where units run (the local pool)
+//! - [`collect`]: score every answer, report, `ROUND_DONE` (out-dir → Exit)
+
+pub mod collect;
+pub mod executor;
+pub mod options;
+pub mod plan;
+pub mod unit;
+
+pub use options::{Arms, DemoMode, RunOptions};
+
+use crate::exit::Exit;
+use crate::journal;
+use crate::record::{self, RoundStatus};
+use anyhow::Result;
+
+/// Runs a round in this process. Returns the exit the round ends with.
+pub fn run(opts: RunOptions) -> Result<Exit> {
+    // A Landlock-only sandbox leaves /proc visible: a non-dumpable harness keeps an agent of
+    // the same (non-root) user from reading its environment and memory through /proc.
+    // SAFETY: prctl with PR_SET_DUMPABLE takes plain integers and touches no memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+    crate::clean::sweep_before_round();
+    let opts = if opts.resume {
+        plan::resume_options(opts)?
+    } else {
+        opts
+    };
+    let (jobs, quiet, keep) = (opts.jobs, opts.quiet, opts.keep_checkouts);
+    let plan::Planned {
+        plan,
+        qset,
+        mut record,
+        corpus,
+        seal,
+        spec,
+        demo_dirs,
+        lock: _lock,
+    } = plan::plan(opts)?;
+    let todo = executor::todo(&plan)?;
+    journal::fault_point("planned");
+    let rt = unit::Runtime::new(&plan, &corpus, seal, spec, demo_dirs)?;
+    executor::run_local(&plan, &rt, &todo, jobs, quiet)?;
+    collect::settle(&plan, &mut record);
+    let cancelled = rt.cancelled();
+    rt.close(keep);
+    if cancelled {
+        return interrupted(&plan, &mut record);
+    }
+    journal::fault_point("dispatched");
+    collect::finish(&plan, &qset, &mut record)
+}
+
+/// Ctrl-C: the round record says interrupted, and the user is told the one command that
+/// finishes it (every kept answer stays; only the missing ones run).
+fn interrupted(plan: &journal::Plan, record: &mut record::RoundRecord) -> Result<Exit> {
+    record.status = RoundStatus::Interrupted;
+    record.finished = Some(chrono::Utc::now().to_rfc3339());
+    record.counts = record::count_dispatches(&plan.out, plan.dispatches.len());
+    record::save_round(&plan.out, record)?;
+    eprintln!(
+        "harness: interrupted; running agents were stopped. {} of {} answers are kept. Finish the round with:\n  {}",
+        record.counts.answered,
+        record.counts.planned,
+        resume_command(&plan.out)
+    );
+    Ok(Exit::Incomplete)
+}
+
+/// `harness run --out DIR --resume`, with DIR quoted for a POSIX shell when it needs it.
+pub fn resume_command(out: &std::path::Path) -> String {
+    let s = out.display().to_string();
+    let plain = s
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%,".contains(&b));
+    let shown = if plain && !s.is_empty() {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    };
+    format!("harness run --out {shown} --resume")
+}
