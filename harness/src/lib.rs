@@ -5,6 +5,7 @@
 pub mod commands;
 pub mod config;
 pub mod demo;
+pub mod executor;
 pub mod exit;
 pub mod finish;
 pub mod gate;
