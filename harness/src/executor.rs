@@ -10,7 +10,7 @@ pub mod slurm;
 
 use anyhow::Result;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Which executor `--executor` names.
@@ -83,50 +83,14 @@ pub struct Ended {
     pub notes: Vec<String>,
 }
 
-/// Runs one unit in this process; returns whether it answered (for the progress bar only).
-pub trait RunUnit: Sync {
-    /// Runs unit `index` to its end and writes its files into the out-dir.
-    fn run_unit(&self, index: usize) -> bool;
-}
-
-/// `--executor local`: the units on a pool of `jobs` threads in this process.
-pub fn run_local(units: &Units<'_>, runner: &dyn RunUnit) -> Result<Ended> {
-    let progress = crate::progress::Progress::new(units.indices.len() as u64, units.quiet);
-    let failures = AtomicUsize::new(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(units.jobs.max(1))
-        .build()?;
-    pool.install(|| {
-        use rayon::prelude::*;
-        units.indices.par_iter().for_each(|&i| {
-            if units.cancel.load(Ordering::SeqCst) {
-                return;
-            }
-            if !runner.run_unit(i) {
-                failures.fetch_add(1, Ordering::SeqCst);
-            }
-            progress.tick(failures.load(Ordering::SeqCst));
-        });
-    });
-    progress.finish();
-    Ok(Ended {
-        interrupted: units.cancel.load(Ordering::SeqCst),
-        notes: Vec::new(),
-    })
-}
-
-/// Runs the units with the executor `spec` names.
-pub fn run(
-    spec: &ExecutorSpec,
-    slurm: &slurm::SlurmOptions,
-    units: &Units<'_>,
-    runner: &dyn RunUnit,
-) -> Result<Ended> {
+/// Runs the units on a remote executor (`slurm`, `command:`); `local` units run in the
+/// harness's own pool (`round::executor`), never here.
+pub fn run(spec: &ExecutorSpec, slurm: &slurm::SlurmOptions, units: &Units<'_>) -> Result<Ended> {
     if units.indices.is_empty() {
         return Ok(Ended::default());
     }
     match spec {
-        ExecutorSpec::Local => run_local(units, runner),
+        ExecutorSpec::Local => anyhow::bail!("the local executor runs units in round::executor"),
         ExecutorSpec::Slurm => slurm::run(slurm, units),
         ExecutorSpec::Command(t) => command::run(t, units),
     }

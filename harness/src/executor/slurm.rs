@@ -388,4 +388,53 @@ mod tests {
             ]
         );
     }
+
+    /// A stand-in for `harness unit`: records its index, fails on index 1.
+    fn fake_harness(dir: &Path) -> std::path::PathBuf {
+        let exe = dir.join("fake-harness");
+        std::fs::write(
+            &exe,
+            "#!/bin/sh\n# unit --out OUT --index N\n[ \"$5\" = 1 ] && exit 3\necho \"$1 $5\" > \"$3/ran-$5\"\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        exe
+    }
+
+    #[test]
+    #[ignore = "needs a Slurm cluster: .ci/slurm.sh"]
+    fn an_array_runs_every_listed_index_once_and_names_the_task_that_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out dir");
+        std::fs::create_dir_all(&out).unwrap();
+        let exe = fake_harness(dir.path());
+        let cancel = Arc::new(AtomicBool::new(false));
+        let indices = [0, 1, 2, 5];
+        let units = Units {
+            out: &out,
+            indices: &indices,
+            harness_exe: &exe,
+            jobs: 2,
+            quiet: true,
+            cancel: &cancel,
+        };
+        let opts = SlurmOptions {
+            time: "5".into(),
+            ..Default::default()
+        };
+        let ended = run(&opts, &units).unwrap();
+        assert!(!ended.interrupted);
+        for i in [0, 2, 5] {
+            let ran = std::fs::read_to_string(out.join(format!("ran-{i}"))).unwrap();
+            assert_eq!(ran, format!("unit {i}\n"));
+        }
+        assert!(!out.join("ran-3").exists() && !out.join("ran-1").exists());
+        assert_eq!(ended.notes.len(), 1, "{:?}", ended.notes);
+        assert!(
+            ended.notes[0].starts_with("unit 1: Slurm task ") && ended.notes[0].contains("FAILED"),
+            "{:?}",
+            ended.notes
+        );
+    }
 }
