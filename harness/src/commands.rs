@@ -4,7 +4,7 @@ use crate::demo;
 use crate::exit::{Exit, Fail};
 use crate::gate::{self, GateInput, Phase};
 use crate::manifest::{self, BaseStamp, Input, Manifest, Role, ScorerStamp};
-use crate::round::{load_qset, resolve_base};
+use crate::round::plan::{load_qset, resolve_base};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use scorer::Kind;

@@ -221,7 +221,7 @@ pub fn seen_besides_tree(
     ));
     let mut names = vec![("plant folder".to_string(), plant.dir().to_string())];
     if let Some(p) = planted_path {
-        let prefix = crate::round::deliver_prefix(p);
+        let prefix = crate::prompt::deliver_prefix(p);
         extra.push(("the planted seal path".into(), p.as_bytes().to_vec()));
         extra.push(("the deliver prefix".into(), prefix.as_bytes().to_vec()));
         names.push(("deliver prefix".to_string(), prefix));

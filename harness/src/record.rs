@@ -332,15 +332,19 @@ pub fn is_answer_file(name: &str) -> bool {
 
 /// The records of every planned dispatch that has one (`<stem>.json`), this run's or an earlier
 /// one's (`--resume`): the round's isolation and environment names come from all of them.
-pub fn dispatch_records(out: &Path, plan: &[crate::round::Dispatch]) -> Vec<DispatchRecord> {
-    plan.iter()
-        .filter_map(|d| std::fs::read(out.join(format!("{}.json", d.stem()))).ok())
+pub fn dispatch_records<'a>(
+    out: &Path,
+    stems: impl IntoIterator<Item = &'a str>,
+) -> Vec<DispatchRecord> {
+    stems
+        .into_iter()
+        .filter_map(|stem| std::fs::read(out.join(format!("{stem}.json"))).ok())
         .filter_map(|b| serde_json::from_slice(&b).ok())
         .collect()
 }
 
-/// Counts the answer files and `.err` files in the out-dir.
-pub fn count_dispatches(out: &Path, plan: &[crate::round::Dispatch]) -> Counts {
+/// Counts the answer files and `.err` files in the out-dir, against `planned` dispatches.
+pub fn count_dispatches(out: &Path, planned: usize) -> Counts {
     let mut answered = 0;
     let mut failed = 0;
     if let Ok(rd) = std::fs::read_dir(out) {
@@ -354,7 +358,7 @@ pub fn count_dispatches(out: &Path, plan: &[crate::round::Dispatch]) -> Counts {
         }
     }
     Counts {
-        planned: plan.len(),
+        planned,
         answered,
         failed,
     }

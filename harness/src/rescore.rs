@@ -3,9 +3,9 @@
 //! change would mix with the arms' nondeterminism. Same files, new rule: one variable moves.
 
 use crate::exit::{Exit, Fail};
-use crate::finish::{self, Entry};
+use crate::journal::{labelmap_path, read_labelmap};
 use crate::record::{self, RoundRecord};
-use crate::round::{labelmap_path, read_labelmap};
+use crate::round::collect::{self as finish, Entry};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use reports::Report;

@@ -413,7 +413,7 @@ pub fn verdict_lanes() -> Vec<Lane> {
     for (i, f) in reports::verdict_fixtures().into_iter().enumerate() {
         let report = reports::Report::new(meta.clone(), f.rows.clone());
         let v = report.summary.verdict;
-        let exit = crate::finish::exit_of_verdict(v);
+        let exit = crate::round::collect::exit_of_verdict(v);
         // The wanted code comes from the verdict's own table (reports), not from the mapping
         // under test, so a wrong mapping turns the lane red.
         let want_exit = f.expected.exit_code();

@@ -286,6 +286,7 @@ mod serde_json_lite {
 fn assert_out_dir_is_the_harness_own(out: &Path) {
     let fixed = [
         "ROUND_DONE",
+        "journal",
         "round.json",
         "verdicts.csv",
         "summary.json",

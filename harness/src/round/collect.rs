@@ -1,8 +1,10 @@
 //! After every dispatch has ended: score every answer, render the report, and write the
 //! completion marker last (DESIGN §7.7). "Done" is read from `ROUND_DONE` only, never from a
-//! file count.
+//! file count. Input: the out-dir (its plan, round record and answers). Output: `verdicts.csv`,
+//! `summary.json`, `report.md`, `report.html`, then `ROUND_DONE`, and the round's exit.
 
-use crate::exit::Exit;
+use crate::exit::{Exit, Fail};
+use crate::journal::{self, Plan};
 use crate::record::{self, RoundRecord, RoundStatus};
 use crate::text::clean_line;
 use anyhow::Result;
@@ -136,7 +138,7 @@ pub fn write_reports(dir: &Path, report: &Report, qset: &Qset) -> Result<String>
         &reports::html::Html,
     ];
     for r in files {
-        crate::manifest::write_atomic(&dir.join(r.file_name()), r.render(report).as_bytes(), true)?;
+        journal::write_atomic(&dir.join(r.file_name()), r.render(report).as_bytes())?;
     }
     Ok(terminal().render(&masked_for_terminal(report, qset)))
 }
@@ -153,13 +155,75 @@ pub fn terminal() -> reports::terminal::Terminal {
     reports::terminal::Terminal { color, width }
 }
 
+/// `harness collect --out DIR`: everything read from the out-dir alone (the plan, the round
+/// record, the dispatch records, the answers); the qset is read back and checked by hash.
+pub fn collect(out: &Path) -> Result<Exit> {
+    let plan = journal::load_plan(out)?;
+    let mut record = record::load_round(&plan.out)?;
+    let qset = planned_qset(&plan, &record)?;
+    settle(&plan, &mut record);
+    finish(&plan, &qset, &mut record)
+}
+
+/// The qset the round ran with: the embedded demo's, or the planned file if its bytes are still
+/// the recorded ones.
+pub fn planned_qset(plan: &Plan, record: &RoundRecord) -> Result<Qset> {
+    let (bytes, shown) = match (&plan.demo, &plan.options.qset) {
+        (Some(_), _) => (
+            crate::demo::demo()?.qset.to_vec(),
+            "the embedded demo qset".to_string(),
+        ),
+        (None, Some(p)) => (
+            std::fs::read(p).map_err(|e| {
+                Fail::new(
+                    Exit::Usage,
+                    format!("the round's qset {} cannot be read: {e}", p.display()),
+                )
+            })?,
+            p.display().to_string(),
+        ),
+        (None, None) => {
+            return Err(Fail::new(Exit::Usage, "the plan names no qset").into());
+        }
+    };
+    let now = crate::manifest::sha256_hex(&bytes);
+    if let Some(rec) = record.input("qset") {
+        if rec.sha256 != now {
+            return Err(Fail::new(
+                Exit::ManifestMismatch,
+                format!(
+                    "qset {shown} changed since the round ran (sha256 {} ≠ {})",
+                    &now[..12],
+                    rec.sha256.get(..12).unwrap_or("")
+                ),
+            )
+            .into());
+        }
+    }
+    scorer::qset::parse(&bytes, &shown).map_err(|e| Fail::new(Exit::Usage, e.to_string()).into())
+}
+
+/// Fills what the round record learns from every dispatch record (this run's and, on
+/// `--resume`, the earlier ones'): the variable names agents received and the isolation level.
+pub fn settle(plan: &Plan, record: &mut RoundRecord) {
+    let stems: Vec<String> = plan.dispatches.iter().map(|d| d.stem()).collect();
+    let records = record::dispatch_records(&plan.out, stems.iter().map(String::as_str));
+    let mut names: Vec<String> = records
+        .iter()
+        .flat_map(|r| r.env_names.iter().cloned())
+        .collect();
+    names.sort();
+    names.dedup();
+    record.env_names = names;
+    let levels: Vec<String> = records.iter().filter_map(|r| r.isolation.clone()).collect();
+    record.isolation = crate::sandbox::round_level(plan.options.sandbox, &levels);
+    println!("isolation: {}", record.isolation);
+}
+
 /// Scores a finished round, writes its reports and, last, `ROUND_DONE`. Returns the exit.
-pub fn finish_round(
-    out: &Path,
-    qset: &Qset,
-    plan: &[crate::round::Dispatch],
-    record: &mut RoundRecord,
-) -> Result<Exit> {
+pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit> {
+    let out = plan.out.as_path();
+    let plan = plan.dispatches.as_slice();
     let entries: Vec<Entry> = plan
         .iter()
         .map(|d| Entry {
@@ -172,7 +236,7 @@ pub fn finish_round(
         .collect();
     let rows = score_entries(out, qset, &entries)?;
     record.finished = Some(chrono::Utc::now().to_rfc3339());
-    record.counts = record::count_dispatches(out, plan);
+    record.counts = record::count_dispatches(out, plan.len());
     record.status = RoundStatus::Done;
     record::save_round(out, record)?;
 
@@ -186,10 +250,9 @@ pub fn finish_round(
         let v = report.summary.verdict;
         (report.summary.verdict_display(), exit_of_verdict(v))
     } else {
-        crate::manifest::write_atomic(
+        journal::write_atomic(
             &out.join(reports::csv::Csv.file_name()),
             reports::csv::Csv.render(&report).as_bytes(),
-            true,
         )?;
         println!(
             "ROUND INCOMPLETE: {} of {} dispatches answered, {} failed; no verdict is claimed.",
@@ -271,7 +334,7 @@ pub fn write_round_done(
         "scorer_fingerprint: {}\n",
         record.scorer_fingerprint
     ));
-    crate::manifest::write_atomic(&out.join("ROUND_DONE"), text.as_bytes(), true)
+    journal::write_atomic(&out.join("ROUND_DONE"), text.as_bytes())
 }
 
 /// Which kind a qid has (for legacy names).

@@ -1,0 +1,66 @@
+//! `harness run`: plan → executor → collect (DESIGN §4, §7.7, §11). Input: [`RunOptions`].
+//! Output: the round's files in its out-dir and the exit it ends with.
+//!
+//! - [`plan`]: gates, manifest check, labels, the journal (RunOptions → Plan on disk)
+//! - [`unit`]: one dispatch (Plan, index → DispatchRecord)
+//! - [`executor`]: where units run (the local pool)
+//! - [`collect`]: score every answer, report, `ROUND_DONE` (out-dir → Exit)
+
+pub mod collect;
+pub mod executor;
+pub mod options;
+pub mod plan;
+pub mod unit;
+
+pub use options::{Arms, DemoMode, RunOptions};
+
+use crate::exit::Exit;
+use crate::journal;
+use crate::record::{self, RoundStatus};
+use anyhow::Result;
+
+/// Runs a round in this process. Returns the exit the round ends with.
+pub fn run(opts: RunOptions) -> Result<Exit> {
+    // A Landlock-only sandbox leaves /proc visible: a non-dumpable harness keeps an agent of
+    // the same (non-root) user from reading its environment and memory through /proc.
+    // SAFETY: prctl with PR_SET_DUMPABLE takes plain integers and touches no memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+    let (resume, jobs, quiet, keep) = (opts.resume, opts.jobs, opts.quiet, opts.keep_checkouts);
+    let plan::Planned {
+        plan,
+        qset,
+        mut record,
+        corpus,
+        seal,
+        spec,
+        demo_dirs,
+    } = plan::plan(opts)?;
+    let todo = executor::todo(&plan, resume);
+    let rt = unit::Runtime::new(&plan, &corpus, seal, spec, demo_dirs)?;
+    executor::run_local(&plan, &rt, &todo, jobs, quiet)?;
+    // Every dispatch has ended (or was stopped): only now may the labelmap exist.
+    journal::write_labelmap(&journal::labelmap_path(&plan.out), &plan.dispatches)?;
+    collect::settle(&plan, &mut record);
+    let cancelled = rt.cancelled();
+    rt.close(keep);
+    if cancelled {
+        return interrupted(&plan, &mut record);
+    }
+    collect::finish(&plan, &qset, &mut record)
+}
+
+/// Ctrl-C: the round record says interrupted, and the user is told how to finish it.
+fn interrupted(plan: &journal::Plan, record: &mut record::RoundRecord) -> Result<Exit> {
+    record.status = RoundStatus::Interrupted;
+    record.finished = Some(chrono::Utc::now().to_rfc3339());
+    record.counts = record::count_dispatches(&plan.out, plan.dispatches.len());
+    record::save_round(&plan.out, record)?;
+    eprintln!(
+        "harness: interrupted; running agents were stopped and the labelmap written to {}. Finish with: harness run … --out {} --resume",
+        journal::labelmap_path(&plan.out).display(),
+        plan.out.display()
+    );
+    Ok(Exit::Incomplete)
+}

@@ -1,0 +1,112 @@
+//! What `harness run` was asked, free of the command-line types. Input: the parsed command
+//! line. Output: [`RunOptions`], which the plan phase reads and the journal records (so
+//! `--resume` with only `--out` can plan the same round again).
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Which arms a round runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Arms {
+    /// ARM only.
+    Arm,
+    /// CTRL only (the eligibility run; needs no seal).
+    Ctrl,
+    /// Both, paired.
+    Both,
+}
+
+impl Arms {
+    /// The arms to dispatch.
+    pub fn list(self) -> Vec<scorer::Arm> {
+        match self {
+            Arms::Arm => vec![scorer::Arm::Arm],
+            Arms::Ctrl => vec![scorer::Arm::Ctrl],
+            Arms::Both => vec![scorer::Arm::Arm, scorer::Arm::Ctrl],
+        }
+    }
+
+    /// As recorded: `ARM`, `CTRL`, `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Arms::Arm => "ARM",
+            Arms::Ctrl => "CTRL",
+            Arms::Both => "both",
+        }
+    }
+}
+
+/// The demo's two questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DemoMode {
+    /// ARM's prompt names the planted path.
+    Deliver,
+    /// Nothing tells the agent the seal exists.
+    Discover,
+}
+
+impl DemoMode {
+    /// As recorded in `round.json`: `deliver` or `discover`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DemoMode::Deliver => "deliver",
+            DemoMode::Discover => "discover",
+        }
+    }
+}
+
+/// Everything `harness run` takes, free of the command-line types.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// The qset; `None` runs the demo.
+    pub qset: Option<PathBuf>,
+    /// The seal.
+    pub seal: Option<PathBuf>,
+    /// The repository.
+    pub repo: Option<PathBuf>,
+    /// `--base-ref`.
+    pub base_ref: Option<String>,
+    /// `--base-sha`.
+    pub base_sha: Option<String>,
+    /// Arms to run.
+    pub arms: Arms,
+    /// Repetitions.
+    pub reps: u32,
+    /// `--agent`.
+    pub agent: Option<String>,
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--deliver`.
+    pub deliver: bool,
+    /// `--protocol`.
+    pub protocol: Option<PathBuf>,
+    /// `--manifest`.
+    pub manifest: Option<PathBuf>,
+    /// `--jobs`.
+    pub jobs: usize,
+    /// `--timeout`.
+    pub timeout: Duration,
+    /// `--retries`.
+    pub retries: u32,
+    /// `--resume`.
+    pub resume: bool,
+    /// `--pass-env`.
+    pub pass_env: Vec<String>,
+    /// `--prompt-stdin`.
+    pub prompt_stdin: bool,
+    /// `--plant-dir`.
+    pub plant_dir: String,
+    /// `--keep-checkouts`.
+    pub keep_checkouts: bool,
+    /// `--allow-contaminated`.
+    pub allow_contaminated: bool,
+    /// `--sandbox`.
+    pub sandbox: runners::SandboxMode,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// `--demo`.
+    pub demo: Option<DemoMode>,
+}

@@ -1,0 +1,680 @@
+//! The plan phase: inputs, manifest check, start gate, agent, labels, and the journal.
+//! Input: [`RunOptions`]. Output: a [`Planned`] round whose [`Plan`] is on disk in the out-dir
+//! (with `round.json`) before any agent starts; nothing is dispatched here.
+
+use super::options::{Arms, DemoMode, RunOptions};
+use crate::demo;
+use crate::exit::{Exit, Fail};
+use crate::gate::{self, GateInput, GateReport, Phase};
+use crate::journal::{self, Dispatch, Plan, PlannedAgent, PlannedBase, PlannedSeal};
+use crate::manifest::{self, Role};
+use crate::prompt::compose_prompt;
+use crate::record::{self, InputRecord, ManifestRecord, RoundRecord, RoundStatus};
+use anyhow::{Context, Result};
+use rand::Rng;
+use runners::{AgentSpec, Corpus, Label, Plant, Seal};
+use scorer::{Arm, Qset};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A planned round: the plan (also on disk) and what this process already holds, so a local
+/// round neither reads the base twice nor re-parses its inputs.
+pub struct Planned {
+    /// The plan, as written to `<out>/journal/plan.json`.
+    pub plan: Plan,
+    /// The parsed qset.
+    pub qset: Qset,
+    /// `round.json` as written (status running).
+    pub record: RoundRecord,
+    /// The tree at base.
+    pub corpus: Corpus,
+    /// The seal planted in ARM.
+    pub seal: Option<Seal>,
+    /// The agent.
+    pub spec: AgentSpec,
+    /// The demo's temp folders, alive as long as the round needs them.
+    pub demo_dirs: Option<DemoDirs>,
+}
+
+/// The demo's repository and inputs, rebuilt from the binary into temp folders.
+pub struct DemoDirs {
+    _repo: tempfile::TempDir,
+    _inputs: tempfile::TempDir,
+}
+
+impl DemoDirs {
+    /// Keeps both folders alive until dropped.
+    pub fn new(repo: tempfile::TempDir, inputs: tempfile::TempDir) -> DemoDirs {
+        DemoDirs {
+            _repo: repo,
+            _inputs: inputs,
+        }
+    }
+}
+
+/// The inputs as read: what the gate judges and the record hashes are these bytes.
+struct Inputs {
+    qset_path: PathBuf,
+    qset: Qset,
+    qset_bytes: Vec<u8>,
+    seal_bytes: Option<Vec<u8>>,
+    seal_name: Option<String>,
+    seal: Option<Seal>,
+    protocol: Option<String>,
+}
+
+/// Plans a round: every check that can refuse it runs here, and the journal is written last.
+pub fn plan(opts: RunOptions) -> Result<Planned> {
+    let recorded = recorded_options(&opts)?;
+    let (opts, demo_dirs) = resolve_demo(opts)?;
+    let inputs = read_inputs(&opts)?;
+    let base = resolve_base(
+        opts.repo.as_deref(),
+        opts.base_ref.as_deref(),
+        opts.base_sha.as_deref(),
+    )?;
+    if base.dirty {
+        eprintln!("harness: note: the working tree of {} has uncommitted changes; the round runs on the committed tree at {}", base.workdir.display(), &base.commit[..12]);
+    }
+    let manifest_status = check_manifest(&opts, &inputs.qset_path, &base)?;
+    let corpus = Corpus::load(&base).map_err(|e| {
+        Fail::new(
+            Exit::GateRefused,
+            format!("cannot enumerate the tree at base: {e}"),
+        )
+    })?;
+    let plant = Plant::new(&opts.plant_dir).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+    let (out, out_name) = resolve_out(&opts)?;
+    let planted_path = inputs.seal.as_ref().map(|s| plant.seal_path(s));
+    let gate = start_gate(
+        &opts,
+        &inputs,
+        &corpus,
+        &plant,
+        planted_path.as_deref(),
+        out_name,
+    )?;
+    let (spec, override_template) = resolve_agent(&opts, &base)?;
+    let dispatches = make_dispatches(&opts, &inputs, &out, planted_path.as_deref())?;
+    let mut record = round_record(
+        &opts,
+        &inputs,
+        &base,
+        manifest_status,
+        &gate,
+        &spec,
+        planted_path.clone(),
+    );
+    prepare_out(&opts, &out, &mut record)?;
+    let forbid = forbidden_paths(&opts, &out, &corpus);
+    crate::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
+        .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
+    record.isolation = format!("{} (requested)", opts.sandbox.name());
+    record::save_round(&out, &record)?;
+    let plan = Plan {
+        format: journal::PLAN_FORMAT.into(),
+        out,
+        demo: recorded.demo,
+        options: recorded,
+        base: PlannedBase {
+            repo: base.workdir.clone(),
+            sha: base.commit.clone(),
+        },
+        seal: match (&opts.seal, &inputs.seal, &inputs.seal_bytes) {
+            (Some(p), Some(s), Some(b)) => Some(PlannedSeal {
+                path: std::path::absolute(p)?,
+                name: s.name().to_string(),
+                sha256: manifest::sha256_hex(b),
+            }),
+            _ => None,
+        },
+        agent: PlannedAgent {
+            name: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
+            override_template,
+            template: spec.template.clone(),
+            prompt_stdin: opts.prompt_stdin,
+        },
+        forbid,
+        dispatches,
+    };
+    journal::save_plan(&plan)?;
+    Ok(Planned {
+        plan,
+        qset: inputs.qset,
+        record,
+        corpus,
+        seal: inputs.seal,
+        spec,
+        demo_dirs,
+    })
+}
+
+/// The options as the journal records them: absolute paths (a resume may start elsewhere) and
+/// the demo's mode made explicit when no qset is given.
+fn recorded_options(opts: &RunOptions) -> Result<RunOptions> {
+    let abs = |p: &Option<PathBuf>| -> Result<Option<PathBuf>> {
+        Ok(match p {
+            Some(p) => Some(std::path::absolute(p)?),
+            None => None,
+        })
+    };
+    let mut r = opts.clone();
+    r.qset = abs(&opts.qset)?;
+    r.seal = abs(&opts.seal)?;
+    r.repo = match &opts.repo {
+        Some(p) => Some(std::path::absolute(p)?),
+        None if opts.qset.is_some() => Some(std::env::current_dir()?),
+        None => None,
+    };
+    r.protocol = abs(&opts.protocol)?;
+    r.manifest = abs(&opts.manifest)?;
+    r.out = abs(&opts.out)?;
+    r.resume = false;
+    if r.qset.is_none() {
+        r.demo = Some(opts.demo.unwrap_or(DemoMode::Deliver));
+    }
+    Ok(r)
+}
+
+/// Without `--qset` the shipped demo runs: its repository and inputs are rebuilt into temp
+/// folders and the options point at them.
+fn resolve_demo(mut opts: RunOptions) -> Result<(RunOptions, Option<DemoDirs>)> {
+    if opts.qset.is_some() {
+        if opts.demo.is_some() {
+            return Err(Fail::new(
+                Exit::Usage,
+                "--demo runs the shipped demo; it cannot be combined with --qset",
+            )
+            .into());
+        }
+        return Ok((opts, None));
+    }
+    if opts.seal.is_some()
+        || opts.repo.is_some()
+        || opts.base_ref.is_some()
+        || opts.base_sha.is_some()
+    {
+        return Err(Fail::new(Exit::Usage, "--seal, --repo and --base-* need --qset; without --qset the shipped demo runs with its own").into());
+    }
+    let mode = opts.demo.unwrap_or(DemoMode::Deliver);
+    let d = demo::demo()?;
+    let repo_dir = tempfile::Builder::new()
+        .prefix("harness-demo-repo-")
+        .tempdir()?;
+    d.build_repo(repo_dir.path())?;
+    let inputs_dir = tempfile::Builder::new()
+        .prefix("harness-demo-inputs-")
+        .tempdir()?;
+    let inputs = d.write_inputs(inputs_dir.path())?;
+    opts.qset = Some(inputs.qset);
+    opts.seal = Some(inputs.seal);
+    if opts.manifest.is_none() {
+        opts.manifest = inputs.manifest;
+    }
+    opts.repo = Some(repo_dir.path().to_path_buf());
+    if opts.agent.is_none() {
+        opts.agent = Some("baseline-grep".into());
+    }
+    opts.deliver = mode == DemoMode::Deliver;
+    opts.demo = Some(mode);
+    Ok((opts, Some(DemoDirs::new(repo_dir, inputs_dir))))
+}
+
+fn read_input(path: &Path, what: &str) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| {
+        Fail::new(
+            Exit::Usage,
+            format!("{what} {}: cannot read it: {e}", path.display()),
+        )
+        .into()
+    })
+}
+
+/// Parses a qset file; malformed → exit 2 naming file and line, no scoreable rows → exit 12.
+pub fn load_qset(path: &Path) -> Result<(Qset, Vec<u8>)> {
+    let bytes = read_input(path, "qset")?;
+    match scorer::qset::parse(&bytes, &path.display().to_string()) {
+        Ok(q) => Ok((q, bytes)),
+        Err(e) if e.is_unmeasured() => {
+            Err(Fail::new(Exit::Unmeasured, format!("UNMEASURED: {e}")).into())
+        }
+        Err(e) => Err(Fail::new(Exit::Usage, e.to_string()).into()),
+    }
+}
+
+/// Resolves the base; refs that disagree or do not resolve are bad input (exit 2).
+pub fn resolve_base(
+    repo: Option<&Path>,
+    base_ref: Option<&str>,
+    base_sha: Option<&str>,
+) -> Result<runners::Base> {
+    let start = match repo {
+        Some(r) => r.to_path_buf(),
+        None => std::env::current_dir()?,
+    };
+    runners::resolve_base(&start, base_ref, base_sha)
+        .map_err(|e| Fail::new(Exit::Usage, e.to_string()).into())
+}
+
+/// Reads the qset, the seal (required unless CTRL only) and the protocol.
+fn read_inputs(opts: &RunOptions) -> Result<Inputs> {
+    let qset_path = opts.qset.clone().expect("qset resolved");
+    let (qset, qset_bytes) = load_qset(&qset_path)?;
+    let seal_bytes = match (&opts.seal, opts.arms) {
+        (Some(p), _) => Some(read_input(p, "seal")?),
+        (None, Arms::Ctrl) => None,
+        (None, _) => {
+            return Err(Fail::new(
+                Exit::Usage,
+                "--seal is required unless --arms CTRL (the eligibility run before sealing)",
+            )
+            .into())
+        }
+    };
+    let seal_name = opts
+        .seal
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    let seal = match (&seal_name, &seal_bytes) {
+        (Some(n), Some(b)) => {
+            Some(Seal::new(n, b.clone()).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?)
+        }
+        _ => None,
+    };
+    let protocol = read_protocol(opts.protocol.as_deref())?;
+    if opts.deliver && seal.is_none() {
+        return Err(Fail::new(
+            Exit::Usage,
+            "--deliver names the planted seal; there is no seal in a CTRL-only round",
+        )
+        .into());
+    }
+    Ok(Inputs {
+        qset_path,
+        qset,
+        qset_bytes,
+        seal_bytes,
+        seal_name,
+        seal,
+        protocol,
+    })
+}
+
+/// The protocol file: missing → exit 11, not UTF-8 → exit 2.
+fn read_protocol(path: Option<&Path>) -> Result<Option<String>> {
+    let Some(p) = path else {
+        return Ok(None);
+    };
+    match std::fs::read(p) {
+        Ok(b) => Ok(Some(String::from_utf8(b).map_err(|_| {
+            Fail::new(Exit::Usage, format!("protocol {}: not UTF-8", p.display()))
+        })?)),
+        Err(e) => Err(Fail::new(
+            Exit::ProtocolMissing,
+            format!("protocol file {}: {e}", p.display()),
+        )
+        .into()),
+    }
+}
+
+/// The manifest, compared by content before anything is dispatched; no manifest is UNVERIFIED.
+fn check_manifest(
+    opts: &RunOptions,
+    qset_path: &Path,
+    base: &runners::Base,
+) -> Result<ManifestRecord> {
+    let Some(mp) = &opts.manifest else {
+        return Ok(ManifestRecord {
+            status: "UNVERIFIED".into(),
+            path: None,
+            checks: Vec::new(),
+        });
+    };
+    let m = manifest::load(mp)?;
+    let mut checks = vec![
+        manifest::check_file(&m, Role::Qset, Some(qset_path), mp),
+        manifest::check_used(&m, Role::Seal, opts.seal.as_deref(), mp),
+        manifest::check_used(&m, Role::Protocol, opts.protocol.as_deref(), mp),
+        manifest::check_base(&m, &base.commit),
+        manifest::check_scorer(&m),
+    ];
+    if opts.arms == Arms::Ctrl && opts.seal.is_none() {
+        checks.retain(|c| c.what != "seal");
+    }
+    let bad: Vec<_> = checks.iter().filter(|c| !c.status.is_ok()).collect();
+    if !bad.is_empty() {
+        let lines: Vec<String> = bad
+            .iter()
+            .map(|c| format!("  {:<9} {:<9} {}", c.what, c.status.as_str(), c.detail))
+            .collect();
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "the inputs are not the ones sealed in {}; the round does not start:\n{}",
+                mp.display(),
+                lines.join("\n")
+            ),
+        )
+        .into());
+    }
+    Ok(ManifestRecord {
+        status: "match".into(),
+        path: Some(mp.display().to_string()),
+        checks: checks
+            .iter()
+            .map(|c| format!("{} {} {}", c.what, c.status.as_str(), c.detail))
+            .collect(),
+    })
+}
+
+/// `rounds/<date>-<random>` in the current folder.
+pub fn default_out() -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
+    let suffix: String = (0..6)
+        .map(|_| {
+            let n = rand::thread_rng().gen_range(0..32u8);
+            (if n < 26 { b'a' + n } else { b'2' + n - 26 }) as char
+        })
+        .collect();
+    PathBuf::from("rounds").join(format!("{stamp}-{suffix}"))
+}
+
+/// The out-dir (absolute) and its own folder name, which the name-leak gate checks.
+fn resolve_out(opts: &RunOptions) -> Result<(PathBuf, String)> {
+    let out = std::path::absolute(opts.out.clone().unwrap_or_else(default_out))?;
+    let out_name = match out.file_name() {
+        Some(n) if !matches!(out.components().next_back(), Some(std::path::Component::ParentDir)) => {
+            n.to_string_lossy().into_owned()
+        }
+        _ => {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!("--out {} has no folder name of its own; the labelmap goes beside it, so name a new folder", out.display()),
+            )
+            .into())
+        }
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!("--out {} exists and is not a folder", out.display()),
+        )
+        .into());
+    }
+    Ok((out, out_name))
+}
+
+/// The start gate over exactly what an agent will see; prints its table; refuses → its exit.
+fn start_gate(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    corpus: &Corpus,
+    plant: &Plant,
+    planted_path: Option<&str>,
+    out_name: String,
+) -> Result<GateReport> {
+    let (extra_corpus, mut visible_names) = gate::seen_besides_tree(
+        &inputs.qset,
+        inputs.protocol.as_deref().map(str::as_bytes),
+        plant,
+        planted_path,
+    );
+    visible_names.push(("out-dir name".to_string(), out_name));
+    let phase = if opts.arms == Arms::Ctrl && inputs.seal.is_none() {
+        Phase::Pre
+    } else {
+        Phase::Post
+    };
+    let gate = gate::check(&GateInput {
+        qset: &inputs.qset,
+        qset_path: &inputs.qset_path,
+        seal: opts.seal.as_deref().zip(inputs.seal_bytes.as_deref()),
+        seal_name: inputs.seal_name.as_deref(),
+        corpus,
+        extra_corpus,
+        visible_names,
+        phase,
+        allow_contaminated: opts.allow_contaminated,
+    })?;
+    println!(
+        "── start gate (phase {}) ──",
+        if phase == Phase::Pre { "pre" } else { "post" }
+    );
+    print!("{}", gate.table());
+    match gate.exit() {
+        Exit::Ok => Ok(gate),
+        Exit::GatePartial if opts.arms == Arms::Ctrl => {
+            println!("gate: partial (ledger UNCHECKED) accepted for a CTRL-only eligibility run; seal, then run both arms");
+            Ok(gate)
+        }
+        other => Err(Fail::new(
+            other,
+            format!(
+                "the start gate refused; no dispatch was made ({})",
+                other.meaning()
+            ),
+        )
+        .into()),
+    }
+}
+
+/// The agent spec (preset, `harness.toml` override or template) and the override it used. A
+/// template that never carries the prompt, or names an unknown placeholder, fails the same way
+/// for every dispatch: refused here, before anything is dispatched.
+fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(AgentSpec, Option<String>)> {
+    let agent_name = opts.agent.clone().unwrap_or_else(|| "baseline-grep".into());
+    let config = crate::config::load(Some(&base.workdir))?;
+    let override_tpl = config
+        .config
+        .agents
+        .get(&agent_name)
+        .map(|a| a.command.clone());
+    let spec = AgentSpec::parse(&agent_name, override_tpl.as_deref())
+        .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?
+        .with_prompt_stdin(opts.prompt_stdin);
+    runners::check_pass_env(&opts.pass_env).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+    spec.argv(&runners::Invocation {
+        prompt: "",
+        prompt_file: Path::new("prompt.txt"),
+        model: opts.model.as_deref(),
+        workdir: Path::new("."),
+        harness_exe: Path::new("harness"),
+    })
+    .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+    Ok((spec, override_tpl))
+}
+
+/// Labels read back on `--resume`, else none (fresh ones are drawn).
+fn known_labels(opts: &RunOptions, out: &Path) -> Result<Option<BTreeMap<(String, Arm), Label>>> {
+    if !opts.resume {
+        return Ok(None);
+    }
+    let lm = journal::labelmap_path(out);
+    if !lm.is_file() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!("--resume: no labelmap at {}", lm.display()),
+        )
+        .into());
+    }
+    Ok(Some(journal::read_labelmap(&lm)?))
+}
+
+/// Every (question × arm × rep), with labels generated or (on resume) read back.
+fn make_dispatches(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    out: &Path,
+    planted_path: Option<&str>,
+) -> Result<Vec<Dispatch>> {
+    let arms = opts.arms.list();
+    let known = known_labels(opts, out)?;
+    let mut fresh = runners::unique_labels(inputs.qset.questions.len() * arms.len()).into_iter();
+    let mut plan = Vec::new();
+    for q in &inputs.qset.questions {
+        for &arm in &arms {
+            let label = match &known {
+                Some(map) => map.get(&(q.qid.clone(), arm)).cloned().ok_or_else(|| {
+                    Fail::new(
+                        Exit::Usage,
+                        format!("--resume: the labelmap has no entry for {} {arm}", q.qid),
+                    )
+                })?,
+                None => fresh.next().expect("enough labels"),
+            };
+            let deliver_path = if opts.deliver && arm == Arm::Arm {
+                planted_path
+            } else {
+                None
+            };
+            let prompt = compose_prompt(&q.question, inputs.protocol.as_deref(), deliver_path);
+            for rep in 1..=opts.reps {
+                plan.push(Dispatch {
+                    label: label.clone(),
+                    qid: q.qid.clone(),
+                    kind: q.kind,
+                    arm,
+                    rep,
+                    prompt: prompt.clone(),
+                });
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// The inputs with their hashes, as `round.json` records them.
+fn input_records(opts: &RunOptions, inputs: &Inputs) -> Vec<InputRecord> {
+    let mut v = vec![InputRecord {
+        role: "qset".into(),
+        path: inputs.qset_path.display().to_string(),
+        sha256: manifest::sha256_hex(&inputs.qset_bytes),
+    }];
+    if let (Some(p), Some(b)) = (&opts.seal, &inputs.seal_bytes) {
+        v.push(InputRecord {
+            role: "seal".into(),
+            path: p.display().to_string(),
+            sha256: manifest::sha256_hex(b),
+        });
+    }
+    if let (Some(p), Some(t)) = (&opts.protocol, &inputs.protocol) {
+        v.push(InputRecord {
+            role: "protocol".into(),
+            path: p.display().to_string(),
+            sha256: manifest::sha256_hex(t.as_bytes()),
+        });
+    }
+    v
+}
+
+/// `round.json` as the round starts (status running).
+fn round_record(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    base: &runners::Base,
+    manifest: ManifestRecord,
+    gate: &GateReport,
+    spec: &AgentSpec,
+    planted_path: Option<String>,
+) -> RoundRecord {
+    let demo_label = opts.demo.map(DemoMode::as_str);
+    RoundRecord {
+        format: record::ROUND_FORMAT.into(),
+        harness_version: env!("CARGO_PKG_VERSION").into(),
+        scorer_fingerprint: scorer::fingerprint(),
+        lexicon_version: scorer::LEXICON_VERSION.into(),
+        demo: demo_label.map(String::from),
+        inputs: input_records(opts, inputs),
+        seal_name: inputs.seal_name.clone(),
+        manifest,
+        base: record::BaseRecord {
+            repo: if demo_label.is_some() {
+                demo::EMBEDDED_REPO.into()
+            } else {
+                base.workdir.display().to_string()
+            },
+            sha: base.commit.clone(),
+            reference: base.reference.clone(),
+            dirty: base.dirty,
+        },
+        agent: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
+        agent_command: spec.template.clone(),
+        prompt_stdin: opts.prompt_stdin,
+        sandbox: opts.sandbox.name().into(),
+        model: opts.model.clone(),
+        reps: opts.reps,
+        arms: opts.arms.as_str().into(),
+        deliver: opts.deliver,
+        plant_path: planted_path.unwrap_or_else(|| opts.plant_dir.clone()),
+        jobs: opts.jobs,
+        timeout_secs: opts.timeout.as_secs(),
+        retries: opts.retries,
+        pass_env: opts.pass_env.clone(),
+        env_names: Vec::new(),
+        contamination_override: opts.allow_contaminated,
+        contaminated: gate.contaminated,
+        gate: gate.axes.clone(),
+        isolation: String::new(),
+        started: chrono::Utc::now().to_rfc3339(),
+        finished: None,
+        status: RoundStatus::Running,
+        counts: Default::default(),
+    }
+}
+
+/// The out-dir: new (or empty), or the round being resumed with the same inputs; created.
+fn prepare_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<()> {
+    if opts.resume {
+        let old = record::load_round(out)?;
+        let diffs = record.resume_differences(&old);
+        if !diffs.is_empty() {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!(
+                    "--resume refused: the round in {} ran with other inputs: {}",
+                    out.display(),
+                    diffs.join("; ")
+                ),
+            )
+            .into());
+        }
+        record.started = old.started.clone();
+    } else if out.exists() && std::fs::read_dir(out)?.next().is_some() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!(
+                "out-dir {} exists and is not empty; choose another --out or pass --resume",
+                out.display()
+            ),
+        )
+        .into());
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let labelmap = journal::labelmap_path(out);
+    if !opts.resume && labelmap.exists() {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!(
+                "{} already exists; it belongs to another round",
+                labelmap.display()
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// What no sandboxed agent may read: the repository, the out-dir, the inputs, the labelmap.
+fn forbidden_paths(opts: &RunOptions, out: &Path, corpus: &Corpus) -> Vec<PathBuf> {
+    let mut forbid = vec![corpus.base.workdir.clone(), out.to_path_buf()];
+    forbid.extend(
+        opts.qset
+            .iter()
+            .chain(opts.seal.iter())
+            .filter_map(|p| std::path::absolute(p).ok()),
+    );
+    // On --resume the labelmap already exists while agents run: no sandboxed agent may read it.
+    forbid.push(journal::labelmap_path(out));
+    forbid
+}

@@ -1,0 +1,330 @@
+//! One dispatch: a fresh view of the base, the seal planted in ARM, the agent in its sandbox,
+//! the answer written last. Input: a [`Plan`] (in memory or loaded from the out-dir), an index
+//! into it, and this process's [`Runtime`]. Output: the dispatch's files in the out-dir and its
+//! [`DispatchRecord`]. Idempotent per index: a unit writes only its own `<label>_r<n>.*`.
+
+use crate::exit::{Exit, Fail};
+use crate::journal::{Dispatch, Plan};
+use crate::record::{DispatchRecord, DispatchStatus};
+use crate::sandbox::SandboxPlan;
+use crate::text::clean_line;
+use anyhow::{Context, Result};
+use runners::{AgentSpec, Corpus, Plant, ProcessGroups, RunOutcome, Seal, TempRoot, Template};
+use scorer::Arm;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// What one process needs to run units of a plan: the base's template, the seal, the agent,
+/// the sandbox and a temp root of its own. Built once, shared by every unit it runs.
+pub struct Runtime {
+    template: Template,
+    temp_root: TempRoot,
+    seal: Option<Seal>,
+    spec: AgentSpec,
+    sandbox: SandboxPlan,
+    harness_exe: PathBuf,
+    groups: ProcessGroups,
+    user_home: Option<PathBuf>,
+    /// Raised on Ctrl-C: running agents are stopped and no new unit starts.
+    pub cancel: Arc<AtomicBool>,
+    _demo: Option<super::plan::DemoDirs>,
+}
+
+impl Runtime {
+    /// From what the plan phase of this process already holds.
+    pub fn new(
+        plan: &Plan,
+        corpus: &Corpus,
+        seal: Option<Seal>,
+        spec: AgentSpec,
+        demo: Option<super::plan::DemoDirs>,
+    ) -> Result<Runtime> {
+        let temp_root = TempRoot::create(&[&plan.out, &corpus.base.workdir])?;
+        let mut forbid = plan.forbid.clone();
+        forbid.push(temp_root.path().to_path_buf());
+        let sandbox = SandboxPlan::new(plan.options.sandbox, forbid)
+            .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
+        let plant = Plant::new(&plan.options.plant_dir)
+            .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+        let template_dir = temp_root.fresh_dir()?;
+        let template = Template::build(corpus, &plant, &template_dir)?;
+        Ok(Runtime {
+            template,
+            temp_root,
+            seal,
+            spec,
+            sandbox,
+            harness_exe: std::env::current_exe()?,
+            groups: ProcessGroups::new(),
+            user_home: std::env::var_os("HOME").map(PathBuf::from),
+            cancel: Arc::new(AtomicBool::new(false)),
+            _demo: demo,
+        })
+    }
+
+    /// From a plan read back from the out-dir (a unit run elsewhere, or `--resume`): the base,
+    /// the seal and the agent are rebuilt and each is checked against what the plan recorded.
+    pub fn open(plan: &Plan) -> Result<Runtime> {
+        let (repo, seal_path, demo) = match plan.demo {
+            Some(_) => {
+                let d = crate::demo::demo()?;
+                let repo = tempfile::Builder::new()
+                    .prefix("harness-demo-repo-")
+                    .tempdir()?;
+                d.build_repo(repo.path())?;
+                let inputs = tempfile::Builder::new()
+                    .prefix("harness-demo-inputs-")
+                    .tempdir()?;
+                let written = d.write_inputs(inputs.path())?;
+                (
+                    repo.path().to_path_buf(),
+                    Some(written.seal),
+                    Some(super::plan::DemoDirs::new(repo, inputs)),
+                )
+            }
+            None => (
+                plan.base.repo.clone(),
+                plan.seal.as_ref().map(|s| s.path.clone()),
+                None,
+            ),
+        };
+        let base = super::plan::resolve_base(Some(&repo), None, Some(&plan.base.sha))?;
+        let corpus = Corpus::load(&base).map_err(|e| {
+            Fail::new(
+                Exit::GateRefused,
+                format!("cannot enumerate the tree at base: {e}"),
+            )
+        })?;
+        let seal = match (&plan.seal, seal_path) {
+            (Some(s), Some(p)) => Some(read_planned_seal(s, &p)?),
+            _ => None,
+        };
+        let spec = planned_agent(plan)?;
+        Runtime::new(plan, &corpus, seal, spec, demo)
+    }
+
+    /// The temp root: kept for inspection (`--keep-checkouts`, said on stdout) or removed.
+    pub fn close(self, keep: bool) {
+        if keep {
+            println!("checkouts kept under {}", self.temp_root.path().display());
+        } else {
+            let _ = self.temp_root.remove();
+        }
+    }
+
+    /// Whether Ctrl-C was pressed.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst)
+    }
+}
+
+/// Reads the planted seal back and refuses one whose bytes are not the planned ones.
+fn read_planned_seal(s: &crate::journal::PlannedSeal, path: &Path) -> Result<Seal> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("reading the seal {} the plan names", path.display()))?;
+    let sha = crate::manifest::sha256_hex(&bytes);
+    if sha != s.sha256 {
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "the seal {} changed since the round was planned (sha256 {} ≠ {})",
+                path.display(),
+                &sha[..12],
+                s.sha256.get(..12).unwrap_or("")
+            ),
+        )
+        .into());
+    }
+    Seal::new(&s.name, bytes).map_err(|e| Fail::new(Exit::Usage, e.to_string()).into())
+}
+
+/// The agent re-parsed from the plan; a command that resolves differently now is refused.
+fn planned_agent(plan: &Plan) -> Result<AgentSpec> {
+    let a = &plan.agent;
+    let spec = AgentSpec::parse(&a.name, a.override_template.as_deref())
+        .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?
+        .with_prompt_stdin(a.prompt_stdin);
+    if spec.template != a.template {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!(
+                "agent {} now resolves to another command than the plan's",
+                clean_line(&a.name, 60)
+            ),
+        )
+        .into());
+    }
+    Ok(spec)
+}
+
+/// Writes one file of a dispatch into the out-dir through a temp name and a rename.
+fn put(out: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+    crate::journal::write_atomic(&out.join(name), bytes)
+}
+
+/// Runs dispatch `index` of the plan end to end and writes its files. Never panics on agent
+/// misbehaviour: every failure becomes a `.err` file and a record.
+pub fn run(plan: &Plan, index: usize, rt: &Runtime) -> Result<DispatchRecord> {
+    let d = plan.dispatch(index)?;
+    Ok(execute(plan, d, rt))
+}
+
+fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
+    let stem = d.stem();
+    let mut rec = DispatchRecord::new(&stem);
+    if let Err(e) = execute_inner(plan, d, rt, &mut rec) {
+        rec.status = if rt.cancelled() {
+            DispatchStatus::Cancelled
+        } else {
+            DispatchStatus::Failed
+        };
+        rec.reason = Some(clean_line(&format!("{e:#}"), 500));
+        let _ = put(
+            &plan.out,
+            &format!("{stem}.err"),
+            format!("{}\n", rec.reason.as_deref().unwrap_or("")).as_bytes(),
+        );
+    }
+    if let Ok(json) = serde_json::to_vec_pretty(&rec) {
+        let _ = put(&plan.out, &format!("{stem}.json"), &json);
+    }
+    rec
+}
+
+fn execute_inner(plan: &Plan, d: &Dispatch, rt: &Runtime, rec: &mut DispatchRecord) -> Result<()> {
+    let out = &plan.out;
+    let stem = d.stem();
+    put(out, &format!("{stem}.prompt"), d.prompt.as_bytes())?;
+    let dir = rt.temp_root.fresh_dir()?;
+    let work = dir.join("work");
+    let seal = if d.arm == Arm::Arm {
+        rt.seal.as_ref()
+    } else {
+        None
+    };
+    let checkout = rt.template.checkout(&work, seal).context("checkout")?;
+    rec.treediff = Some(serde_json::to_value(&checkout.treediff)?);
+    let home = runners::DispatchHome::create(&dir)?;
+    if let Some(user_home) = &rt.user_home {
+        runners::install_credentials(&rt.spec, user_home, &home.home)?;
+    }
+    let outcome = run_agent(plan, d, rt, &dir, &work, &home, rec)?;
+    let report = dir.join("sandbox.json");
+    rec.fill_from(&outcome);
+    rec.isolation = Some(rt.sandbox.level_of(&report));
+    put(out, &format!("{stem}.stderr"), &outcome.stderr)?;
+    if let Some(why) = rt.sandbox.failure(&report, outcome.exit_code) {
+        anyhow::bail!("{why}{}", stderr_tail(&outcome));
+    }
+    if !plan.options.keep_checkouts {
+        let _ = runners::remove_tree(&dir);
+    }
+    judge_outcome(&outcome)?;
+    if rt.spec.output != runners::OutputFormat::Text {
+        put(out, &format!("{stem}.raw"), &outcome.stdout)?;
+    }
+    let answer =
+        runners::extract_answer(&rt.spec, &outcome.stdout).context("reading the agent's result")?;
+    // The answer is written last: a `.txt` that exists is a finished dispatch.
+    put(out, &format!("{stem}.txt"), &answer)?;
+    rec.status = DispatchStatus::Answered;
+    Ok(())
+}
+
+/// Runs the agent in its sandbox, retrying infrastructure failures up to `--retries` (each
+/// retry recorded).
+fn run_agent(
+    plan: &Plan,
+    d: &Dispatch,
+    rt: &Runtime,
+    dir: &Path,
+    work: &Path,
+    home: &runners::DispatchHome,
+    rec: &mut DispatchRecord,
+) -> Result<RunOutcome> {
+    let opts = &plan.options;
+    let prompt_file = home.write_prompt_file(&d.prompt)?;
+    let inv = runners::Invocation {
+        prompt: &d.prompt,
+        prompt_file: &prompt_file,
+        model: opts.model.as_deref(),
+        workdir: work,
+        harness_exe: &rt.harness_exe,
+    };
+    let agent_argv = rt.spec.argv(&inv)?;
+    let report = dir.join("sandbox.json");
+    let argv = rt
+        .sandbox
+        .wrap(&rt.harness_exe, work, home, &report, agent_argv);
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut spec =
+            runners::RunSpec::new(argv.clone(), work.to_path_buf(), home.clone(), opts.timeout);
+        spec.stdin = rt.spec.stdin_bytes(&d.prompt);
+        let mut pass: Vec<String> = opts.pass_env.to_vec();
+        pass.extend(rt.spec.credential_env.iter().cloned());
+        spec.pass_env = pass;
+        spec.cancel = Some(rt.cancel.clone());
+        let outcome = runners::run_process(&spec, &rt.groups);
+        let infra = match &outcome {
+            Err(_) => true,
+            Ok(o) => !o.cancelled && (o.timed_out || o.signal.is_some()),
+        };
+        if infra && attempt <= opts.retries && !rt.cancelled() {
+            rec.retries.push(match &outcome {
+                Err(e) => format!("attempt {attempt}: failed to start: {e}"),
+                Ok(o) => format!(
+                    "attempt {attempt}: {}",
+                    o.failure_reason().unwrap_or_default()
+                ),
+            });
+            continue;
+        }
+        return outcome.context("starting the agent");
+    }
+}
+
+/// Whether the agent's run produced an answer to score; the reason when it did not.
+fn judge_outcome(outcome: &RunOutcome) -> Result<()> {
+    if outcome.cancelled {
+        anyhow::bail!("cancelled (Ctrl-C) before the agent finished");
+    }
+    if outcome.timed_out || outcome.signal.is_some() || outcome.output_incomplete {
+        anyhow::bail!(
+            "{}",
+            outcome
+                .failure_reason()
+                .unwrap_or_else(|| "agent failed".into())
+        );
+    }
+    if outcome.stdout_truncated {
+        anyhow::bail!(
+            "the agent's output went over the cap and was cut; a cut answer is not scored"
+        );
+    }
+    // A non-zero exit with output is recorded (in the .json) and the answer kept; with no
+    // output at all the agent never answered (a missing script, a refused key), and scoring
+    // that as an empty answer would blame the model for the infrastructure.
+    if outcome.exit_code != Some(0) && outcome.stdout.iter().all(|b| b.is_ascii_whitespace()) {
+        anyhow::bail!(
+            "{} and no output{}",
+            outcome
+                .failure_reason()
+                .unwrap_or_else(|| "the agent failed".into()),
+            stderr_tail(outcome)
+        );
+    }
+    Ok(())
+}
+
+/// `: <stderr>` (cleaned, capped), or nothing when the agent said nothing on stderr.
+fn stderr_tail(outcome: &RunOutcome) -> String {
+    let stderr = clean_line(&String::from_utf8_lossy(&outcome.stderr), 300);
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!(": {stderr}")
+    }
+}
