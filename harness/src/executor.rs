@@ -49,6 +49,20 @@ impl ExecutorSpec {
     }
 }
 
+/// `--executor` and its Slurm options, beside the round's own options.
+pub struct ExecutorChoice {
+    /// Which executor.
+    pub spec: ExecutorSpec,
+    /// `--slurm-*` flags, not yet merged with `harness.toml`.
+    pub slurm_partition: Option<String>,
+    /// `--slurm-time`.
+    pub slurm_time: Option<String>,
+    /// `--slurm-mem`.
+    pub slurm_mem: Option<String>,
+    /// `--slurm-opt`.
+    pub slurm_opt: Vec<String>,
+}
+
 /// The units an executor is asked to run, and where they write.
 pub struct Units<'a> {
     /// The round's out-dir (absolute; on a shared filesystem for remote executors).

@@ -19,6 +19,7 @@ pub mod round;
 pub mod sandbox;
 pub mod selftest;
 pub mod text;
+pub mod units;
 
 /// The version line `--version` prints: the harness version and the scorer it carries, because
 /// a verdict is only reproducible with the same lexicon.
