@@ -44,11 +44,19 @@ fn plan_then_units_by_hand_then_collect_and_a_unit_run_twice_does_nothing() {
     assert_eq!(answer_count(&out), 0, "plan runs no agent");
 
     // Collect before the units: nothing claimed, every missing unit named.
-    let o = harness().args(["collect", "--out"]).arg(&out).output().unwrap();
+    let o = harness()
+        .args(["collect", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(13), "{}", shown(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     for i in 0..6 {
-        assert!(stdout.contains(&format!("unit {i} ")), "unit {i} not named: {}", shown(&o));
+        assert!(
+            stdout.contains(&format!("unit {i} ")),
+            "unit {i} not named: {}",
+            shown(&o)
+        );
     }
     assert_eq!(round_done(&out)["complete"], "NO");
 
@@ -68,7 +76,12 @@ fn plan_then_units_by_hand_then_collect_and_a_unit_run_twice_does_nothing() {
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "json"))
-            .map(|p| (p.clone(), std::fs::metadata(&p).unwrap().modified().unwrap()))
+            .map(|p| {
+                (
+                    p.clone(),
+                    std::fs::metadata(&p).unwrap().modified().unwrap(),
+                )
+            })
             .collect();
         v.sort();
         v
@@ -88,7 +101,11 @@ fn plan_then_units_by_hand_then_collect_and_a_unit_run_twice_does_nothing() {
     );
     assert_eq!(answers(&out), before, "a recorded unit was run again");
 
-    let o = harness().args(["collect", "--out"]).arg(&out).output().unwrap();
+    let o = harness()
+        .args(["collect", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
     let done = round_done(&out);
     assert_eq!(done["complete"], "yes", "{done:?}");
@@ -124,7 +141,14 @@ fn a_unit_outside_the_plan_is_refused_and_commands_that_fail_leave_the_round_inc
     let out = r.out("false");
     let o = r.run(
         &out,
-        &["--agent", &agent, "--reps", "1", "--executor", "command:false {index}"],
+        &[
+            "--agent",
+            &agent,
+            "--reps",
+            "1",
+            "--executor",
+            "command:false {index}",
+        ],
         60,
     );
     assert_eq!(o.status.code(), Some(13), "{}", shown(&o));

@@ -59,7 +59,15 @@ fn a_slurm_round_gives_the_local_round() {
 /// The running tasks of the harness's array jobs, as `JOB_INDEX`.
 fn running_tasks() -> Vec<String> {
     let o = Command::new("squeue")
-        .args(["-h", "-r", "--name=harness-unit", "-t", "RUNNING", "-o", "%i"])
+        .args([
+            "-h",
+            "-r",
+            "--name=harness-unit",
+            "-t",
+            "RUNNING",
+            "-o",
+            "%i",
+        ])
         .output()
         .unwrap();
     String::from_utf8_lossy(&o.stdout)
@@ -83,7 +91,10 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
         if let Some(t) = running_tasks().into_iter().next() {
             break t;
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "no task ever ran");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no task ever ran"
+        );
         std::thread::sleep(Duration::from_millis(200));
     };
     std::thread::sleep(Duration::from_millis(700));
@@ -106,14 +117,28 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
         .cmd(
             "run",
             &out,
-            &["--agent", &agent, "--reps", "2", "--jobs", "2", "--executor", "slurm", "--resume"],
+            &[
+                "--agent",
+                &agent,
+                "--reps",
+                "2",
+                "--jobs",
+                "2",
+                "--executor",
+                "slurm",
+                "--resume",
+            ],
         )
         .timeout(Duration::from_secs(300))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains(": 1 units"), "only the missing unit is submitted: {}", shown(&o));
+    assert!(
+        stderr.contains(": 1 units"),
+        "only the missing unit is submitted: {}",
+        shown(&o)
+    );
     let done = round_done(&out);
     assert_eq!(done["complete"], "yes", "{done:?}");
     assert_eq!(done["answers"], "12");
@@ -125,7 +150,11 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
     assert_eq!(keys.len(), 12, "a row was scored twice: {rows:?}");
     // And it agrees with the same round run locally.
     let local = r.out("local");
-    let o = r.run(&local, &["--agent", &agent, "--reps", "2", "--jobs", "2"], 300);
+    let o = r.run(
+        &local,
+        &["--agent", &agent, "--reps", "2", "--jobs", "2"],
+        300,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
     assert_eq!(rows, executor_support::rows(&local));
 }
@@ -177,7 +206,18 @@ fn the_probe_agent_as_a_slurm_task_sees_what_it_sees_locally() {
     );
     let o = r.run(
         &out,
-        &["--agent", &agent, "--reps", "1", "--jobs", "2", "--executor", "slurm", "--sandbox", "auto"],
+        &[
+            "--agent",
+            &agent,
+            "--reps",
+            "1",
+            "--jobs",
+            "2",
+            "--executor",
+            "slurm",
+            "--sandbox",
+            "auto",
+        ],
         600,
     );
     // The probe answers nothing the scorer accepts: an instrument verdict, never exit 13.
@@ -206,7 +246,9 @@ fn check(r: &Round, out: &Path, qid: &str, arm: &str, answer: &str, ctx: &str) {
         .filter(|p| !p.is_empty())
         .map(|p| p.to_ascii_lowercase())
         .collect();
-    for bad in ["arm", "ctrl", "control", "positive", "negative", "q", "deploy", "port", "cat"] {
+    for bad in [
+        "arm", "ctrl", "control", "positive", "negative", "q", "deploy", "port", "cat",
+    ] {
         assert!(!words.iter().any(|p| p == bad), "cwd names {bad}: {ctx}");
     }
     assert!(!cwd.contains(qid), "{ctx}");
@@ -220,7 +262,10 @@ fn check(r: &Round, out: &Path, qid: &str, arm: &str, answer: &str, ctx: &str) {
     let want = if arm == "ARM" { "present" } else { "absent" };
     assert_eq!(field(answer, "seal"), want, "{ctx}");
     let env = field(answer, "env");
-    assert!(!env.contains("SLURM"), "Slurm's variables reached the agent: {ctx}");
+    assert!(
+        !env.contains("SLURM"),
+        "Slurm's variables reached the agent: {ctx}"
+    );
     assert!(!env.contains("HARNESS_"), "{ctx}");
     assert_eq!(field(answer, "labelmap_above"), "none", "{ctx}");
     let watches: Vec<&str> = answer
@@ -246,7 +291,10 @@ fn ctrl_c_cancels_the_array_and_leaves_the_round_resumable() {
     let run = spawn_slurm_round(&r, &out, &agent);
     let start = Instant::now();
     while running_tasks().is_empty() {
-        assert!(start.elapsed() < Duration::from_secs(120), "no task ever ran");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no task ever ran"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
     // SAFETY: kill(2) on the pid of a child this test spawned and has not reaped.
@@ -260,10 +308,28 @@ fn ctrl_c_cancels_the_array_and_leaves_the_round_resumable() {
     );
     // Nothing of the array is left queued or running.
     let left = Command::new("squeue")
-        .args(["-h", "-r", "--name=harness-unit", "-t", "PENDING,RUNNING,COMPLETING", "-o", "%i"])
+        .args([
+            "-h",
+            "-r",
+            "--name=harness-unit",
+            "-t",
+            "PENDING,RUNNING,COMPLETING",
+            "-o",
+            "%i",
+        ])
         .output()
         .unwrap();
-    assert!(left.stdout.is_empty(), "{}", String::from_utf8_lossy(&left.stdout));
-    assert!(answer_count(&out) < 12, "the array ran to its end despite Ctrl-C");
-    assert!(!out.join("ROUND_DONE").exists(), "an interrupted round claims to be done");
+    assert!(
+        left.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&left.stdout)
+    );
+    assert!(
+        answer_count(&out) < 12,
+        "the array ran to its end despite Ctrl-C"
+    );
+    assert!(
+        !out.join("ROUND_DONE").exists(),
+        "an interrupted round claims to be done"
+    );
 }

@@ -121,7 +121,12 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
 }
 
 /// Runs one command to its end (or until Ctrl-C); `Some(note)` when it did not exit 0.
-fn run_one(template: &CommandTemplate, units: &Units<'_>, index: usize, log: &Path) -> Option<String> {
+fn run_one(
+    template: &CommandTemplate,
+    units: &Units<'_>,
+    index: usize,
+    log: &Path,
+) -> Option<String> {
     let argv = template.argv(index, units.out, units.harness_exe);
     let child = std::fs::File::create(log).and_then(|f| {
         let err = f.try_clone()?;
@@ -149,7 +154,10 @@ fn run_one(template: &CommandTemplate, units: &Units<'_>, index: usize, log: &Pa
 }
 
 /// Waits for a command; on Ctrl-C sends its process group SIGTERM, then SIGKILL after [`GRACE`].
-fn wait_or_cancel(mut child: Child, units: &Units<'_>) -> std::io::Result<std::process::ExitStatus> {
+fn wait_or_cancel(
+    mut child: Child,
+    units: &Units<'_>,
+) -> std::io::Result<std::process::ExitStatus> {
     let pgid = child.id() as i32;
     loop {
         if let Some(status) = child.try_wait()? {
@@ -185,7 +193,16 @@ mod tests {
         let argv = t.argv(7, Path::new("/r/a b;rm -rf ~"), Path::new("/bin/h"));
         assert_eq!(
             argv,
-            ["ssh", "node", "--", "/bin/h", "unit", "--out", "/r/a b;rm -rf ~", "--index=7"]
+            [
+                "ssh",
+                "node",
+                "--",
+                "/bin/h",
+                "unit",
+                "--out",
+                "/r/a b;rm -rf ~",
+                "--index=7"
+            ]
         );
     }
 

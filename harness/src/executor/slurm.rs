@@ -63,9 +63,7 @@ impl SlurmOptions {
         };
         SlurmOptions {
             partition: partition.or_else(|| config.partition.clone()),
-            time: time
-                .or_else(|| config.time.clone())
-                .unwrap_or_else(derived),
+            time: time.or_else(|| config.time.clone()).unwrap_or_else(derived),
             mem: mem.or_else(|| config.mem.clone()),
             extra: config.extra.iter().cloned().chain(extra).collect(),
         }

@@ -41,8 +41,18 @@ impl Round {
             &qset,
             &[
                 ["Q_deploy", "positive", "What is the deploy codename?", &t1],
-                ["Q_port", "positive", "Which port does the staging proxy listen on?", &t2],
-                ["Q_cat", "negative", "Which colour does the office cat have?", &t3],
+                [
+                    "Q_port",
+                    "positive",
+                    "Which port does the staging proxy listen on?",
+                    &t2,
+                ],
+                [
+                    "Q_cat",
+                    "negative",
+                    "Which colour does the office cat have?",
+                    &t3,
+                ],
             ],
         );
         let seal = inputs.join("handoff.md");
@@ -138,8 +148,15 @@ pub fn round_done(out: &Path) -> BTreeMap<String, String> {
 pub fn outcome(out: &Path) -> Vec<(String, String)> {
     let done = round_done(out);
     [
-        "complete", "answers", "rows", "dispatch_errors", "verdict", "claimed", "manifest",
-        "reps", "arms",
+        "complete",
+        "answers",
+        "rows",
+        "dispatch_errors",
+        "verdict",
+        "claimed",
+        "manifest",
+        "reps",
+        "arms",
     ]
     .iter()
     .map(|k| {
@@ -158,7 +175,12 @@ pub fn answer_count(out: &Path) -> usize {
     std::fs::read_dir(out)
         .unwrap()
         .filter(|e| {
-            let n = e.as_ref().unwrap().file_name().to_string_lossy().into_owned();
+            let n = e
+                .as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
             n.ends_with(".txt") && n.contains("_r")
         })
         .count()
