@@ -161,18 +161,18 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
 
 /// `harness run --executor slurm` in the background, 12 units two at a time.
 fn spawn_slurm_round(r: &Round, out: &Path, agent: &str) -> std::process::Child {
+    let extra = [
+        "--agent",
+        agent,
+        "--reps",
+        "2",
+        "--jobs",
+        "2",
+        "--executor",
+        "slurm",
+    ];
     Command::new(assert_cmd::cargo::cargo_bin("harness"))
-        .arg("run")
-        .arg("--qset")
-        .arg(&r.qset)
-        .arg("--seal")
-        .arg(&r.seal)
-        .arg("--repo")
-        .arg(&r.repo)
-        .arg("--out")
-        .arg(out)
-        .args(["--quiet", "--agent", agent, "--reps", "2", "--jobs", "2"])
-        .args(["--executor", "slurm"])
+        .args(r.args("run", out, &extra))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

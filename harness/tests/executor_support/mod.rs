@@ -74,20 +74,21 @@ impl Round {
         self.dir.path().join("rounds").join(name)
     }
 
+    /// The arguments of `harness <cmd>` with this round's inputs and `extra` flags.
+    pub fn args(&self, cmd: &str, out: &Path, extra: &[&str]) -> Vec<std::ffi::OsString> {
+        let mut a: Vec<std::ffi::OsString> =
+            vec![cmd.into(), "--qset".into(), self.qset.clone().into()];
+        a.extend(["--seal".into(), self.seal.clone().into()]);
+        a.extend(["--repo".into(), self.repo.clone().into()]);
+        a.extend(["--out".into(), out.into(), "--quiet".into()]);
+        a.extend(extra.iter().map(|e| e.into()));
+        a
+    }
+
     /// `harness <cmd>` with this round's inputs and `extra` flags.
     pub fn cmd(&self, cmd: &str, out: &Path, extra: &[&str]) -> assert_cmd::Command {
         let mut c = harness();
-        c.arg(cmd)
-            .arg("--qset")
-            .arg(&self.qset)
-            .arg("--seal")
-            .arg(&self.seal)
-            .arg("--repo")
-            .arg(&self.repo)
-            .arg("--out")
-            .arg(out)
-            .arg("--quiet")
-            .args(extra);
+        c.args(self.args(cmd, out, extra));
         c
     }
 
