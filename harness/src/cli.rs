@@ -57,6 +57,16 @@ pub enum Command {
     /// Remove the temp folders (checkouts, seal copies) of rounds whose harness is gone.
     /// Folders of running rounds are left alone. `harness run` does this itself at start.
     Clean,
+    /// Plan a round without running it: gates, manifest check and the journal in --out; prints
+    /// the number of units. Takes the flags of `run`. Then `harness unit` for each index (on
+    /// any machine that shares the out-dir) and `harness collect`.
+    Plan(Box<RunArgs>),
+    /// Run one unit (dispatch) of a planned round. Idempotent: a unit whose answer is already
+    /// recorded does nothing, so retries and preempted tasks are safe to run again.
+    Unit(UnitArgs),
+    /// Score a round whose units have run: checks every unit, scores, writes the reports and
+    /// ROUND_DONE. Missing units are listed and the exit is 13, as for failed dispatches.
+    Collect(CollectArgs),
     /// Built-in deterministic agents (used by `--agent baseline-grep`).
     #[command(name = "__agent", hide = true)]
     Agent(AgentArgs),
@@ -205,6 +215,45 @@ pub struct RunArgs {
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// Where the units run: `local` (this process, --jobs at a time), `slurm` (one array job,
+    /// --jobs at a time), or `command:'<template>'` run once per unit, --jobs at a time, with
+    /// {index}, {out} and {harness} replaced (e.g. command:'ssh n1 {harness} unit --out {out}
+    /// --index {index}'). Remote units need the out-dir on a shared filesystem.
+    #[arg(long, value_name = "EXECUTOR", default_value = "local",
+          value_parser = harness::executor::ExecutorSpec::parse)]
+    pub executor: harness::executor::ExecutorSpec,
+    /// Slurm partition for --executor slurm [default: harness.toml [slurm], else the cluster's].
+    #[arg(long, value_name = "NAME")]
+    pub slurm_partition: Option<String>,
+    /// Slurm time limit per unit [default: harness.toml [slurm], else the agent --timeout for
+    /// every attempt plus 10 minutes].
+    #[arg(long, value_name = "TIME")]
+    pub slurm_time: Option<String>,
+    /// Slurm memory per unit, e.g. 2G [default: harness.toml [slurm], else the cluster's].
+    #[arg(long, value_name = "MEM")]
+    pub slurm_mem: Option<String>,
+    /// One more sbatch option, e.g. --slurm-opt=--account=lab (repeatable).
+    #[arg(long = "slurm-opt", value_name = "OPTION", allow_hyphen_values = true)]
+    pub slurm_opt: Vec<String>,
+}
+
+/// `harness unit`.
+#[derive(Debug, Args)]
+pub struct UnitArgs {
+    /// The out-dir `harness plan` wrote (shared with every machine that runs units).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Which unit: 0 ≤ N < the number `harness plan` printed (Slurm: $SLURM_ARRAY_TASK_ID).
+    #[arg(long, value_name = "N")]
+    pub index: usize,
+}
+
+/// `harness collect`.
+#[derive(Debug, Args)]
+pub struct CollectArgs {
+    /// The round's out-dir.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 /// `harness rescore`.

@@ -13,6 +13,9 @@ pub struct Config {
     /// Overrides per agent preset name.
     #[serde(default)]
     pub agents: BTreeMap<String, AgentOverride>,
+    /// `[slurm]`: site defaults for `--executor slurm` (partition, time, mem, extra options).
+    #[serde(default)]
+    pub slurm: crate::executor::slurm::SlurmConfig,
 }
 
 /// One preset's override.

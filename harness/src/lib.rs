@@ -6,6 +6,7 @@ pub mod clean;
 pub mod commands;
 pub mod config;
 pub mod demo;
+pub mod executor;
 pub mod exit;
 pub mod gate;
 pub mod journal;
@@ -21,6 +22,7 @@ pub mod round;
 pub mod sandbox;
 pub mod selftest;
 pub mod text;
+pub mod units;
 
 /// The version line `--version` prints: the harness version and the scorer it carries, because
 /// a verdict is only reproducible with the same lexicon.

@@ -5,6 +5,7 @@ mod cli;
 use clap::Parser;
 use cli::{ArmsArg, Command, DemoArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat};
 use harness::commands::{self, GateArgs, VerifyArgs};
+use harness::executor::{ExecutorChoice, ExecutorSpec};
 use harness::exit::{exit_of, Exit};
 use harness::gate::Phase;
 use harness::round::{Arms, DemoMode, RunOptions};
@@ -61,9 +62,57 @@ fn activate(r: &cli::ReadingArgs) -> anyhow::Result<()> {
     harness::reading::activate(r.lexicon.as_deref(), token_match(r.token_match))
 }
 
+/// `harness run`'s (and `plan`'s) flags as the library takes them: the round's options, and
+/// where its units run.
+fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
+    let exec = ExecutorChoice {
+        spec: a.executor,
+        slurm_partition: a.slurm_partition,
+        slurm_time: a.slurm_time,
+        slurm_mem: a.slurm_mem,
+        slurm_opt: a.slurm_opt,
+    };
+    let opts = RunOptions {
+        qset: a.qset,
+        seal: a.seal,
+        repo: a.base.repo,
+        base_ref: a.base.base_ref,
+        base_sha: a.base.base_sha,
+        arms: match a.arms {
+            ArmsArg::Arm => Arms::Arm,
+            ArmsArg::Ctrl => Arms::Ctrl,
+            ArmsArg::Both => Arms::Both,
+        },
+        reps: a.reps,
+        agent: a.agent,
+        model: a.model,
+        out: a.out,
+        deliver: a.deliver,
+        protocol: a.protocol,
+        manifest: a.manifest,
+        jobs: a.jobs as usize,
+        timeout: Duration::from_secs(a.timeout),
+        retries: a.retries,
+        resume: a.resume,
+        pass_env: a.pass_env,
+        prompt_stdin: a.prompt_stdin,
+        plant_dir: a.plant_dir,
+        keep_checkouts: a.keep_checkouts,
+        allow_contaminated: a.allow_contaminated,
+        sandbox: sandbox(a.sandbox),
+        quiet: a.quiet,
+        demo: a.demo.map(|d| match d {
+            DemoArg::Deliver => DemoMode::Deliver,
+            DemoArg::Discover => DemoMode::Discover,
+        }),
+        lexicon: a.reading.lexicon,
+        token_match: token_match(a.reading.token_match),
+    };
+    (opts, exec)
+}
+
 fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     match &cli.command {
-        Command::Run(a) => activate(&a.reading)?,
         Command::Rescore(a) => activate(&a.reading)?,
         Command::Seal(a) => activate(&a.reading)?,
         Command::Score(a) => activate(&a.reading)?,
@@ -72,42 +121,26 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     }
     match cli.command {
         Command::Run(a) => {
-            let a = *a;
-            harness::round::run(RunOptions {
-                qset: a.qset,
-                seal: a.seal,
-                repo: a.base.repo,
-                base_ref: a.base.base_ref,
-                base_sha: a.base.base_sha,
-                arms: match a.arms {
-                    ArmsArg::Arm => Arms::Arm,
-                    ArmsArg::Ctrl => Arms::Ctrl,
-                    ArmsArg::Both => Arms::Both,
-                },
-                reps: a.reps,
-                agent: a.agent,
-                model: a.model,
-                out: a.out,
-                deliver: a.deliver,
-                protocol: a.protocol,
-                manifest: a.manifest,
-                jobs: a.jobs as usize,
-                timeout: Duration::from_secs(a.timeout),
-                retries: a.retries,
-                resume: a.resume,
-                pass_env: a.pass_env,
-                prompt_stdin: a.prompt_stdin,
-                plant_dir: a.plant_dir,
-                keep_checkouts: a.keep_checkouts,
-                allow_contaminated: a.allow_contaminated,
-                sandbox: sandbox(a.sandbox),
-                quiet: a.quiet,
-                demo: a.demo.map(|d| match d {
-                    DemoArg::Deliver => DemoMode::Deliver,
-                    DemoArg::Discover => DemoMode::Discover,
-                }),
-            })
+            let (opts, exec) = run_options(*a);
+            harness::units::run(opts, exec)
         }
+        Command::Plan(a) => {
+            if a.executor != ExecutorSpec::Local
+                || a.slurm_partition.is_some()
+                || a.slurm_time.is_some()
+                || a.slurm_mem.is_some()
+                || !a.slurm_opt.is_empty()
+            {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "harness plan runs no unit: --executor and --slurm-* belong to harness run",
+                )
+                .into());
+            }
+            harness::units::plan_cmd(run_options(*a).0)
+        }
+        Command::Unit(a) => harness::units::unit_cmd(&a.out, a.index),
+        Command::Collect(a) => harness::units::collect_cmd(&a.out),
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
             out: a.out,
             qset: a.qset,

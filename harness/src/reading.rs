@@ -26,13 +26,16 @@ static ACTIVE: std::sync::OnceLock<Reading> = std::sync::OnceLock::new();
 
 /// Choose the reading this process scores with (`--lexicon`, `--token-match`). Called once by
 /// a command before it scores, seals or verifies; every fingerprint it records then names this
-/// reading. A second call is an internal error (one process, one reading).
+/// reading. Choosing another reading once one is chosen is an internal error (one process,
+/// one reading); choosing the same one again is not.
 pub fn activate(file: Option<&Path>, token_match: TokenMatch) -> Result<()> {
     let mut r = reading(file)?;
     r.token_match = token_match;
-    ACTIVE
-        .set(r)
-        .map_err(|_| anyhow::anyhow!("the scorer reading was chosen twice"))
+    let wanted = r.fingerprint();
+    if ACTIVE.set(r).is_err() && active().fingerprint() != wanted {
+        anyhow::bail!("the scorer reading was chosen twice, differently");
+    }
+    Ok(())
 }
 
 /// The reading chosen by [`activate`], or the standard lexicon with the word token rule.

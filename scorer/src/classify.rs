@@ -45,7 +45,10 @@ pub struct Evidence {
 }
 
 /// How a token (and a conflict item's `general`) is found in an answer (DESIGN §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum TokenMatch {
     /// Unicode case-insensitive; no ASCII letter or digit may touch an ASCII-alphanumeric edge
     /// of the token. The default: `AUTH-31` is not in `AUTH-310`, `helios-2` is `Helios-2`.

@@ -33,6 +33,7 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
     } else {
         opts
     };
+    plan::activate_reading(&opts)?;
     let (jobs, quiet, keep) = (opts.jobs, opts.quiet, opts.keep_checkouts);
     let plan::Planned {
         plan,

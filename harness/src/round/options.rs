@@ -109,6 +109,13 @@ pub struct RunOptions {
     pub quiet: bool,
     /// `--demo`.
     pub demo: Option<DemoMode>,
+    /// `--lexicon`: the user's extension of the standard lexicon (recorded, so a resumed or
+    /// collected round reads its answers as planned).
+    #[serde(default)]
+    pub lexicon: Option<PathBuf>,
+    /// `--token-match`.
+    #[serde(default)]
+    pub token_match: scorer::TokenMatch,
 }
 
 impl RunOptions {
@@ -141,6 +148,8 @@ impl RunOptions {
             sandbox: runners::SandboxMode::Auto,
             quiet: false,
             demo: None,
+            lexicon: None,
+            token_match: scorer::TokenMatch::Word,
         }
     }
 }

@@ -160,6 +160,12 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     })
 }
 
+/// Chooses the reading the round scores with (`--lexicon`, `--token-match`, recorded with its
+/// options), before anything records a fingerprint.
+pub fn activate_reading(opts: &RunOptions) -> Result<()> {
+    crate::reading::activate(opts.lexicon.as_deref(), opts.token_match)
+}
+
 /// `--resume`: the round's own recorded options, read from its journal, so `--out` alone is
 /// enough. A flag that would change what is measured must be absent or equal to the record
 /// (checked here); `--jobs`, `--quiet` and `--keep-checkouts` are this run's to choose. A
@@ -214,6 +220,7 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     path("--repo", &given.repo, &rec.repo);
     path("--protocol", &given.protocol, &rec.protocol);
     path("--manifest", &given.manifest, &rec.manifest);
+    path("--lexicon", &given.lexicon, &rec.lexicon);
     let mut other = |name: &str, is_default: bool, equal: bool| {
         if !is_default && !equal {
             c.push(name.to_string());
@@ -248,6 +255,7 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     flag!("--plant-dir", plant_dir);
     flag!("--allow-contaminated", allow_contaminated);
     flag!("--sandbox", sandbox);
+    flag!("--token-match", token_match);
     c
 }
 
@@ -270,6 +278,7 @@ fn recorded_options(opts: &RunOptions) -> Result<RunOptions> {
     };
     r.protocol = abs(&opts.protocol)?;
     r.manifest = abs(&opts.manifest)?;
+    r.lexicon = abs(&opts.lexicon)?;
     r.out = abs(&opts.out)?;
     r.resume = false;
     if r.qset.is_none() {

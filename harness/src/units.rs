@@ -1,0 +1,256 @@
+//! The round's three steps as commands of their own, and `harness run` over any executor
+//! (DESIGN §4): `harness plan` (gates + journal), `harness unit --index N` (one dispatch, in
+//! whatever process or machine it lands on), `harness collect` (score, report, `ROUND_DONE`).
+//! Input: [`RunOptions`] or an out-dir. Output: the round's files and the exit it ends with.
+//! `--executor local` is the same plan → unit → collect path in one process.
+
+use crate::executor::{self, slurm::SlurmOptions, Ended, ExecutorChoice, ExecutorSpec, Units};
+use crate::exit::{Exit, Fail};
+use crate::journal::{self, Plan};
+use crate::record::{self, DispatchStatus, RoundStatus};
+use crate::round::{collect, plan, unit, RunOptions};
+use crate::text::clean_line;
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A harness that dumps core or lets `/proc/<pid>/environ` be read would show a Landlock-only
+/// agent of the same user what the round holds; every step runs non-dumpable.
+fn not_dumpable() {
+    // SAFETY: prctl with PR_SET_DUMPABLE takes plain integers and touches no memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+}
+
+/// Raised by Ctrl-C (and SIGTERM, which is how Slurm preempts or cancels a task).
+fn cancel_flag() -> Arc<AtomicBool> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let c = cancel.clone();
+    let _ = ctrlc::set_handler(move || c.store(true, Ordering::SeqCst));
+    cancel
+}
+
+/// `harness plan`: every check that can refuse the round, and the journal; no agent runs.
+pub fn plan_cmd(opts: RunOptions) -> Result<Exit> {
+    not_dumpable();
+    plan::activate_reading(&opts)?;
+    let planned = plan::plan(opts)?;
+    let p = &planned.plan;
+    let n = p.dispatches.len();
+    println!(
+        "planned: {n} units (indices 0 to {}) in {}",
+        n.saturating_sub(1),
+        p.out.display()
+    );
+    println!(
+        "next: harness unit --out {} --index N for every N (on machines sharing the out-dir), then harness collect --out {}",
+        p.out.display(),
+        p.out.display()
+    );
+    Ok(Exit::Ok)
+}
+
+/// `harness unit --out DIR --index N`: runs dispatch N unless its answer is already recorded.
+/// Exit 0 when it answered (now or before), 13 when it failed (the `.err` says why).
+pub fn unit_cmd(out: &Path, index: usize) -> Result<Exit> {
+    not_dumpable();
+    let out = std::path::absolute(out)?;
+    let plan = journal::load_plan(&out)?;
+    let stem = plan.dispatch(index)?.stem();
+    // One process per unit at a time: a requeued task may start while the old one still ends.
+    let Some(_lock) = UnitLock::try_take(&out, index)? else {
+        eprintln!("harness: unit {index} is being run by another process; nothing to do");
+        return Ok(Exit::Ok);
+    };
+    match journal::answer_state(&out, &stem) {
+        journal::AnswerState::Kept => {
+            eprintln!("harness: unit {index} is already answered; nothing to do");
+            return Ok(Exit::Ok);
+        }
+        journal::AnswerState::Tampered(why) => {
+            return Err(Fail::new(
+                Exit::ManifestMismatch,
+                format!("TAMPERED: unit {index} ({stem}.txt): {why}; it is not run again (that would hide the edit)"),
+            )
+            .into());
+        }
+        journal::AnswerState::Missing => {}
+    }
+    // A failure file of an earlier attempt must not outlive this one.
+    let _ = std::fs::remove_file(out.join(format!("{stem}.err")));
+    let rt = unit::Runtime::open(&plan)?;
+    {
+        let c = rt.cancel.clone();
+        let _ = ctrlc::set_handler(move || c.store(true, Ordering::SeqCst));
+    }
+    let rec = unit::run(&plan, index, &rt)?;
+    rt.close(plan.options.keep_checkouts);
+    if rec.status == DispatchStatus::Answered {
+        Ok(Exit::Ok)
+    } else {
+        eprintln!(
+            "harness: unit {index} did not answer: {}",
+            rec.reason.as_deref().unwrap_or("no reason recorded")
+        );
+        Ok(Exit::Incomplete)
+    }
+}
+
+/// `harness collect --out DIR`: refuses while a unit still runs; lists the units without an
+/// answer; then scores, reports and writes `ROUND_DONE` (exit 13 when any is missing).
+pub fn collect_cmd(out: &Path) -> Result<Exit> {
+    not_dumpable();
+    let out = std::path::absolute(out)?;
+    let plan = journal::load_plan(&out)?;
+    plan::activate_reading(&plan.options)?;
+    for i in 0..plan.dispatches.len() {
+        if UnitLock::try_take(&out, i)?.is_none() {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!("unit {i} is still running; collect once every unit has ended"),
+            )
+            .into());
+        }
+    }
+    let labelmap = journal::labelmap_path(&plan.out);
+    journal::write_labelmap(&labelmap, &plan.dispatches)?;
+    list_missing(&plan);
+    collect::collect(&out)
+}
+
+/// Prints every unit without a kept answer, with the reason its `.err` gives or, when there is
+/// none, what that means: the one kind of failure a unit cannot report itself.
+pub fn list_missing(plan: &Plan) {
+    let missing: Vec<(usize, String)> = plan
+        .dispatches
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (i, d.stem()))
+        .filter(|(_, stem)| journal::answer_state(&plan.out, stem) != journal::AnswerState::Kept)
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    println!(
+        "missing: {} of {} units have no answer:",
+        missing.len(),
+        plan.dispatches.len()
+    );
+    for (i, stem) in missing {
+        let why = match std::fs::read_to_string(plan.out.join(format!("{stem}.err"))) {
+            Ok(reason) => clean_line(reason.trim(), 200),
+            Err(_) => "no answer and no error file: the unit never ran, or was killed before it could write one".into(),
+        };
+        println!("  unit {i} ({stem}): {why}");
+    }
+    println!(
+        "  run them again with: harness unit --out {} --index N, or harness run --out {} --resume --executor …",
+        plan.out.display(),
+        plan.out.display()
+    );
+}
+
+/// `harness run`: plan, the units on the chosen executor, collect.
+pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
+    if exec.spec == ExecutorSpec::Local {
+        return crate::round::run(opts);
+    }
+    not_dumpable();
+    crate::clean::sweep_before_round();
+    let opts = if opts.resume {
+        plan::resume_options(opts)?
+    } else {
+        opts
+    };
+    plan::activate_reading(&opts)?;
+    let (jobs, quiet) = (opts.jobs, opts.quiet);
+    let (timeout, retries) = (opts.timeout, opts.retries);
+    let planned = plan::plan(opts)?;
+    let (plan, qset, mut record) = (planned.plan, planned.qset, planned.record);
+    // The units rebuild the base themselves; this process keeps nothing of it.
+    drop((planned.corpus, planned.seal, planned.spec));
+    let _demo = planned.demo_dirs;
+    let todo = crate::round::executor::todo(&plan)?;
+    let config = crate::config::load(Some(&plan.base.repo))?;
+    let slurm = SlurmOptions::resolve(
+        &config.config.slurm,
+        exec.slurm_partition,
+        exec.slurm_time,
+        exec.slurm_mem,
+        exec.slurm_opt,
+        timeout,
+        retries,
+    );
+    let cancel = cancel_flag();
+    let harness_exe = std::env::current_exe().context("locating the harness binary")?;
+    let units = Units {
+        out: &plan.out,
+        indices: &todo,
+        harness_exe: &harness_exe,
+        jobs,
+        quiet,
+        cancel: &cancel,
+    };
+    let ended = executor::run(&exec.spec, &slurm, &units)?;
+    journal::write_labelmap(&journal::labelmap_path(&plan.out), &plan.dispatches)?;
+    report_ended(&ended);
+    collect::settle(&plan, &mut record);
+    if ended.interrupted {
+        record.status = RoundStatus::Interrupted;
+        record.finished = Some(chrono::Utc::now().to_rfc3339());
+        record.counts = record::count_dispatches(&plan.out, plan.dispatches.len());
+        record::save_round(&plan.out, &record)?;
+        eprintln!(
+            "harness: interrupted; the executor's units were stopped. Finish with: harness run --out {} --resume --executor {}",
+            plan.out.display(),
+            exec.spec.name()
+        );
+        return Ok(Exit::Incomplete);
+    }
+    list_missing(&plan);
+    collect::finish(&plan, &qset, &mut record)
+}
+
+/// The executor's own account of units that ended badly.
+fn report_ended(ended: &Ended) {
+    for n in &ended.notes {
+        println!("executor: {}", clean_line(n, 400));
+    }
+}
+
+/// An exclusive `flock` on `journal/units/<index>.lock`: held while a unit runs, so a second
+/// process for the same index (a retry racing a slow first attempt) does nothing, and
+/// `collect` can tell a running unit from a dead one. Released when the process ends, however
+/// it ends.
+struct UnitLock {
+    _file: std::fs::File,
+}
+
+impl UnitLock {
+    fn try_take(out: &Path, index: usize) -> Result<Option<UnitLock>> {
+        use std::os::fd::AsRawFd;
+        let dir = journal::dir(out).join("units");
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join(format!("{index}.lock"));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        // SAFETY: flock on a descriptor this function owns; no memory is passed.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            Ok(Some(UnitLock { _file: file }))
+        } else {
+            let e = std::io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                Ok(None)
+            } else {
+                Err(e).with_context(|| format!("locking {}", path.display()))
+            }
+        }
+    }
+}
