@@ -265,6 +265,9 @@ pub struct DispatchRecord {
     pub treediff: Option<serde_json::Value>,
     /// The isolation level the sandbox wrapper reported for this dispatch.
     pub isolation: Option<String>,
+    /// Processes the agent left running that held its output after it ended, each killed.
+    #[serde(default)]
+    pub stray_processes: Vec<String>,
 }
 
 impl DispatchRecord {
@@ -284,6 +287,7 @@ impl DispatchRecord {
             retries: Vec::new(),
             treediff: None,
             isolation: None,
+            stray_processes: Vec::new(),
         }
     }
 
@@ -296,6 +300,7 @@ impl DispatchRecord {
         self.started_unix_ms = o.started_unix_ms;
         self.ended_unix_ms = o.ended_unix_ms;
         self.env_names = o.env_names.clone();
+        self.stray_processes = o.stray_processes.clone();
     }
 }
 
