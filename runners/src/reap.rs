@@ -3,8 +3,25 @@
 //! reaper must kill before it exits. Everything here reads `/proc`, so what it decides
 //! rests on which processes exist, never on how long a thread took to be scheduled.
 
+use std::ffi::OsString;
 use std::fs;
+use std::io::Write;
 use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::sandbox::{parse_wrapper_args, run_sandboxed_with, EXIT_SANDBOX_REFUSED};
+
+/// Pause the reaper gives its tree between SIGTERM and SIGKILL when asked to stop (a
+/// timeout or Ctrl-C reaches it as SIGTERM). Shorter than the runner's grace
+/// ([`crate::process::DEFAULT_GRACE`]), so the runner's own SIGKILL of the group never
+/// finds the reaper still waiting: a reaper killed outright could not end its tree.
+pub const REAPER_GRACE: Duration = Duration::from_secs(1);
+
+/// Set by SIGTERM/SIGINT: end the tree gracefully.
+static STOP_REQUESTED: AtomicBool = AtomicBool::new(false);
+/// Set by SIGHUP, the parent-death signal: the harness is gone, end the tree now.
+static PARENT_GONE: AtomicBool = AtomicBool::new(false);
 
 /// A process that holds the write end of one of a dispatch's pipes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,6 +155,170 @@ pub fn signal(pid: i32, sig: i32) {
         // SAFETY: kill(2) with a positive pid; no memory involved.
         unsafe {
             libc::kill(pid, sig);
+        }
+    }
+}
+
+/// Entry point of the `harness __sandbox` process (every dispatch runs its agent through
+/// it, under every `--sandbox` mode including `none`): becomes the per-dispatch reaper
+/// ([`become_reaper`]), then runs the agent in the requested sandbox and waits for its
+/// whole tree ([`supervise`]). Returns the exit code (the agent's, or 128+signal, or
+/// [`EXIT_SANDBOX_REFUSED`] with the reason on stderr).
+pub fn reaper_main(args: &[OsString]) -> i32 {
+    let run = || -> crate::error::Result<i32> {
+        let (req, agent) = parse_wrapper_args(args)?;
+        become_reaper().map_err(crate::error::Error::Sandbox)?;
+        run_sandboxed_with(&req, &agent, supervise)
+    };
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "harness sandbox: {e}");
+            EXIT_SANDBOX_REFUSED
+        }
+    }
+}
+
+extern "C" fn on_stop(_: libc::c_int) {
+    STOP_REQUESTED.store(true, Ordering::SeqCst);
+}
+
+extern "C" fn on_parent_death(_: libc::c_int) {
+    PARENT_GONE.store(true, Ordering::SeqCst);
+}
+
+/// Does nothing; installed so SIGCHLD interrupts the reaper's sleep.
+extern "C" fn on_child(_: libc::c_int) {}
+
+fn handle(sig: libc::c_int, f: extern "C" fn(libc::c_int)) -> std::io::Result<()> {
+    // SAFETY: a zeroed sigaction with an empty mask and a handler that only stores an
+    // atomic is valid; no SA_RESTART, so the reaper's sleep is interrupted.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = f as usize;
+        libc::sigemptyset(&mut sa.sa_mask);
+        if libc::sigaction(sig, &sa, std::ptr::null_mut()) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Makes this process the reaper of one dispatch: a child subreaper, so whatever the agent
+/// starts — even with `setsid`, `nohup` or a double fork — stays its descendant and is
+/// reparented to it rather than to init; SIGTERM/SIGINT ask it to end the tree; and
+/// SIGHUP arrives when the harness dies (`PR_SET_PDEATHSIG`), however it dies. Refuses
+/// when the harness is already gone (its death came before the request for the signal).
+pub fn become_reaper() -> std::result::Result<(), String> {
+    let err = |what: &str| format!("{what}: {}", std::io::Error::last_os_error());
+    for (sig, f) in [
+        (libc::SIGTERM, on_stop as extern "C" fn(libc::c_int)),
+        (libc::SIGINT, on_stop),
+        (libc::SIGHUP, on_parent_death),
+        (libc::SIGCHLD, on_child),
+    ] {
+        handle(sig, f).map_err(|e| format!("sigaction({sig}): {e}"))?;
+    }
+    // SAFETY: prctl with integer arguments only.
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
+        return Err(err("prctl(PR_SET_CHILD_SUBREAPER)"));
+    }
+    // SAFETY: as above.
+    if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGHUP, 0, 0, 0) } != 0 {
+        return Err(err("prctl(PR_SET_PDEATHSIG)"));
+    }
+    if !parent_is_harness() {
+        return Err("the harness that started this dispatch has already ended".into());
+    }
+    Ok(())
+}
+
+/// Whether this process's parent runs the same executable (the harness re-execs itself as
+/// the wrapper); after the harness died the parent is init or some other subreaper.
+fn parent_is_harness() -> bool {
+    // SAFETY: getppid cannot fail.
+    let ppid = unsafe { libc::getppid() };
+    let exe = |p: &str| {
+        fs::read_link(p).ok().map(|l| {
+            let l = l.to_string_lossy().into_owned();
+            l.strip_suffix(" (deleted)")
+                .map(str::to_string)
+                .unwrap_or(l)
+        })
+    };
+    let mine = exe("/proc/self/exe");
+    mine.is_some() && exe(&format!("/proc/{ppid}/exe")) == mine
+}
+
+/// Waits for the agent `agent` and then for its whole tree, as the dispatch's reaper:
+/// when the agent exits, every descendant still running (it left the agent's group, or
+/// outlived a PID namespace's init as a zombie) is killed and reaped; SIGTERM/SIGINT end
+/// the tree with SIGTERM, then SIGKILL after [`REAPER_GRACE`]; the harness's death
+/// (SIGHUP) ends it with SIGKILL at once. Returns the agent's wait status once this
+/// process has no child left, so the reaper's exit means nothing of the dispatch runs —
+/// and nothing holds its pipes.
+pub fn supervise(agent: libc::pid_t) -> std::io::Result<libc::c_int> {
+    let me = std::process::id() as i32;
+    let mut agent_status: Option<libc::c_int> = None;
+    let mut term_deadline: Option<Instant> = None;
+    loop {
+        match reap_ended(agent, &mut agent_status)? {
+            Reaped::NoChildLeft => {
+                return agent_status.ok_or_else(|| {
+                    std::io::Error::other(format!("agent {agent} vanished unreaped"))
+                })
+            }
+            Reaped::SomeRunning => {}
+        }
+        let kill_now = agent_status.is_some()
+            || PARENT_GONE.load(Ordering::SeqCst)
+            || term_deadline.is_some_and(|d| Instant::now() >= d);
+        if kill_now {
+            for p in descendants_of(me) {
+                signal(p, libc::SIGKILL);
+            }
+        } else if term_deadline.is_none() && STOP_REQUESTED.load(Ordering::SeqCst) {
+            for p in descendants_of(me) {
+                signal(p, libc::SIGTERM);
+            }
+            term_deadline = Some(Instant::now() + REAPER_GRACE);
+        }
+        // A signal (SIGCHLD included) cuts the sleep short.
+        let nap = if kill_now { 5 } else { 100 };
+        let ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: nap * 1_000_000,
+        };
+        // SAFETY: nanosleep with a valid timespec; EINTR is the point.
+        unsafe { libc::nanosleep(&ts, std::ptr::null_mut()) };
+    }
+}
+
+enum Reaped {
+    NoChildLeft,
+    SomeRunning,
+}
+
+/// Reaps every child that has ended, keeping the agent's status.
+fn reap_ended(
+    agent: libc::pid_t,
+    agent_status: &mut Option<libc::c_int>,
+) -> std::io::Result<Reaped> {
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid on our own children.
+        let rc = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+        if rc == agent {
+            *agent_status = Some(status);
+        } else if rc == 0 {
+            return Ok(Reaped::SomeRunning);
+        } else if rc < 0 {
+            let e = std::io::Error::last_os_error();
+            match e.raw_os_error() {
+                Some(libc::EINTR) => {}
+                Some(libc::ECHILD) => return Ok(Reaped::NoChildLeft),
+                _ => return Err(e),
+            }
         }
     }
 }

@@ -835,6 +835,16 @@ const REC_LEN: usize = 24;
 /// report and returns the exit code to exit with (the agent's, or 128+signal,
 /// [`EXIT_SANDBOX_REFUSED`], [`EXIT_EXEC_FAILED`]).
 pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i32> {
+    run_sandboxed_with(req, agent_argv, wait_status)
+}
+
+/// [`run_sandboxed`], waiting for the agent with `wait_agent` (pid -> wait status): the
+/// per-dispatch reaper waits for the agent's whole tree ([`crate::reap::supervise`]).
+pub fn run_sandboxed_with(
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+    wait_agent: fn(libc::pid_t) -> std::io::Result<libc::c_int>,
+) -> Result<i32> {
     let path_var = std::env::var_os("PATH");
     let program = resolve_program(&agent_argv[0], path_var.as_deref()).ok_or_else(|| {
         Error::Sandbox(format!(
@@ -1015,7 +1025,7 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
     };
     drop(st_r);
     let wait =
-        || wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
+        || wait_agent(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
 
     if got != REC_LEN {
         wait()?;

@@ -1,0 +1,229 @@
+//! Issue 12, the process side: nothing an agent starts outlives its dispatch or the harness,
+//! under every `--sandbox` mode, checked through `/proc` with real scripts
+//! (`tests/agents/detacher.sh`) and the real binary.
+
+mod common;
+
+use common::{agents_dir, harness, make_repo, tok, write_qset};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+struct Round {
+    dir: tempfile::TempDir,
+    repo: PathBuf,
+    qset: PathBuf,
+    seal: PathBuf,
+    out: PathBuf,
+}
+
+/// A committed repository, `n` questions (alternately positive with a seal line, and
+/// negative) and the seal, all in a temp folder.
+fn round(n: usize) -> Round {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo, &[("README.md", b"A small service.\n")]);
+    let inputs = dir.path().join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let tokens: Vec<String> = (0..n).map(|i| tok(&format!("p{i}q"))).collect();
+    let questions: Vec<String> = (0..n)
+        .map(|i| format!("What is item number {i} about?"))
+        .collect();
+    let ids: Vec<String> = (0..n).map(|i| format!("Q{i:04}")).collect();
+    let rows: Vec<[&str; 4]> = (0..n)
+        .map(|i| {
+            let kind = if i % 2 == 0 { "positive" } else { "negative" };
+            [
+                ids[i].as_str(),
+                kind,
+                questions[i].as_str(),
+                tokens[i].as_str(),
+            ]
+        })
+        .collect();
+    let qset = inputs.join("questions.tsv");
+    write_qset(&qset, &rows);
+    let mut seal_text = String::from("# Hand-off\n");
+    for (i, t) in tokens.iter().enumerate().step_by(2) {
+        seal_text.push_str(&format!("item {i} value: {t}\n"));
+    }
+    let seal = inputs.join("handoff.md");
+    std::fs::write(&seal, seal_text).unwrap();
+    let out = dir.path().join("results").join("r1");
+    Round {
+        dir,
+        repo,
+        qset,
+        seal,
+        out,
+    }
+}
+
+impl Round {
+    fn args(&self, flags: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = vec!["run".into(), "--qset".into()];
+        v.push(self.qset.display().to_string());
+        v.push("--seal".into());
+        v.push(self.seal.display().to_string());
+        v.push("--repo".into());
+        v.push(self.repo.display().to_string());
+        v.push("--out".into());
+        v.push(self.out.display().to_string());
+        v.push("--quiet".into());
+        v.extend(flags.iter().map(|s| s.to_string()));
+        v
+    }
+
+    fn home(&self) -> PathBuf {
+        let h = self.dir.path().join("userhome");
+        std::fs::create_dir_all(&h).unwrap();
+        h
+    }
+}
+
+/// `command:<abs script> {prompt} <more…>`: the script as argv[0], so the sandbox allows it.
+fn agent(script: &str, more: &[&str]) -> String {
+    let mut s = format!("command:{} {{prompt}}", agents_dir().join(script).display());
+    for m in more {
+        s.push(' ');
+        s.push_str(m);
+    }
+    s
+}
+
+/// A sleep length no other test (or run of this one) uses.
+fn mark(salt: u32) -> String {
+    (40_000 + (std::process::id() * 7 + salt) % 20_000).to_string()
+}
+
+/// Whether `pid` is a live process (a zombie is not).
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => {
+            let state = s
+                .rsplit_once(')')
+                .map(|(_, r)| r.trim_start())
+                .unwrap_or("");
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+        Err(_) => false,
+    }
+}
+
+/// Live processes whose command line is exactly `sleep <mark>`, found in /proc.
+fn sleepers(mark: &str) -> Vec<i32> {
+    let want = [b"sleep\0".as_slice(), mark.as_bytes(), b"\0"].concat();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == want))
+        .filter(|pid| alive(*pid))
+        .collect()
+}
+
+/// Kills what a failed check left running (the test's own leftovers), then reports them.
+fn none_left(mark: &str, what: &str) {
+    let left = sleepers(mark);
+    for p in &left {
+        // SAFETY: cleaning up processes this test started through the harness.
+        unsafe {
+            libc::kill(*p, libc::SIGKILL);
+        }
+    }
+    assert!(left.is_empty(), "{what}: still running: {left:?}");
+}
+
+fn wait_for_sleepers(child: &mut std::process::Child, mark: &str, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while sleepers(mark).len() < n {
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            none_left(mark, "setup");
+            panic!("the agents never got going");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn detached_children_end_with_their_dispatch(sandbox: &str, salt: u32) {
+    let r = round(2);
+    let m = mark(salt);
+    let spec = agent("detacher.sh", &[&m]);
+    let o = harness()
+        .env("HOME", r.home())
+        .args(r.args(&[
+            "--agent",
+            &spec,
+            "--reps",
+            "1",
+            "--jobs",
+            "2",
+            "--sandbox",
+            sandbox,
+        ]))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let ctx = format!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    none_left(&m, &format!("after a --sandbox {sandbox} round\n{ctx}"));
+    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
+    assert!(done.contains("answers: 4"), "{done}\n{ctx}");
+}
+
+#[test]
+fn detached_children_end_with_their_dispatch_without_sandbox() {
+    detached_children_end_with_their_dispatch("none", 1);
+}
+
+#[test]
+fn detached_children_end_with_their_dispatch_under_sandbox_auto() {
+    detached_children_end_with_their_dispatch("auto", 2);
+}
+
+fn agents_die_with_the_harness(sandbox: &str, salt: u32) {
+    let r = round(2);
+    let m = mark(salt);
+    let spec = agent("detacher.sh", &[&m, "stay"]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .env("HOME", r.home())
+        .env("NO_COLOR", "1")
+        .args(r.args(&[
+            "--agent",
+            &spec,
+            "--reps",
+            "1",
+            "--jobs",
+            "4",
+            "--sandbox",
+            sandbox,
+        ]))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Four dispatches, each: the agent itself, one in its group, one setsid, one nohup.
+    wait_for_sleepers(&mut child, &m, 16);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while !sleepers(&m).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    none_left(
+        &m,
+        &format!("1 s after SIGKILL of the harness (--sandbox {sandbox})"),
+    );
+}
+
+#[test]
+fn agents_die_within_a_second_of_the_harness_sigkill_without_sandbox() {
+    agents_die_with_the_harness("none", 3);
+}
+
+#[test]
+fn agents_die_within_a_second_of_the_harness_sigkill_under_sandbox_auto() {
+    agents_die_with_the_harness("auto", 4);
+}
