@@ -227,3 +227,61 @@ fn agents_die_within_a_second_of_the_harness_sigkill_without_sandbox() {
 fn agents_die_within_a_second_of_the_harness_sigkill_under_sandbox_auto() {
     agents_die_with_the_harness("auto", 4);
 }
+
+/// Issue 12's bar: 2,000 dispatches of a fast, well-behaved agent at `--jobs 64` end with
+/// zero failed dispatches (they used to fail 17–29 in 500 at random). Heavy: run by
+/// `.ci/procs.sh` (`cargo test --release -p harness --test procs -- --ignored`). The sandbox
+/// mode is `HARNESS_STRESS_SANDBOX` (default `auto`).
+#[test]
+#[ignore = "heavy: 2,000 dispatches; run by .ci/procs.sh"]
+fn two_thousand_fast_dispatches_at_jobs_64_never_fail() {
+    let sandbox = std::env::var("HARNESS_STRESS_SANDBOX").unwrap_or_else(|_| "auto".into());
+    let r = round(1000);
+    let spec = agent("fast.sh", &[]);
+    let t0 = Instant::now();
+    let o = harness()
+        .env("HOME", r.home())
+        .args(r.args(&[
+            "--agent",
+            &spec,
+            "--reps",
+            "1",
+            "--jobs",
+            "64",
+            "--sandbox",
+            &sandbox,
+        ]))
+        .timeout(Duration::from_secs(1500))
+        .output()
+        .unwrap();
+    let wall = t0.elapsed();
+    let ctx = format!(
+        "stderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .take(40)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let errs: Vec<String> = std::fs::read_dir(&r.out)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            (p.extension()? == "err").then(|| std::fs::read_to_string(&p).unwrap_or_default())
+        })
+        .collect();
+    eprintln!(
+        "stress: 2000 dispatches, --jobs 64, --sandbox {sandbox}: {:.1} s wall, {} failed",
+        wall.as_secs_f64(),
+        errs.len()
+    );
+    assert!(
+        errs.is_empty(),
+        "{} failed dispatches: {:?}\n{ctx}",
+        errs.len(),
+        &errs[..errs.len().min(10)]
+    );
+    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
+    assert!(done.contains("complete: yes"), "{done}\n{ctx}");
+    assert!(done.contains("answers: 2000"), "{done}\n{ctx}");
+}
