@@ -302,6 +302,34 @@ impl RunOutcome {
         self.exit_code == Some(0) && !self.timed_out && !self.cancelled && !self.output_incomplete
     }
 
+    /// Why this attempt failed for a reason of the infrastructure rather than of the
+    /// agent's answer, so `--retries` may run it again: killed by a signal (the OOM killer,
+    /// a kill from outside), timed out, output left incomplete, or a non-zero exit with no
+    /// output at all (the agent never got to answer: a missing runtime, a refused key, a
+    /// network error). `None` when cancelled (Ctrl-C is never retried) and when the agent
+    /// answered, even badly: a non-zero exit with output is the agent's own result.
+    pub fn infra_failure(&self) -> Option<String> {
+        if self.cancelled {
+            return None;
+        }
+        let silent = self.stdout.iter().all(|b| b.is_ascii_whitespace());
+        let failed = self.timed_out
+            || self.signal.is_some()
+            || self.output_incomplete
+            || (self.exit_code != Some(0) && silent);
+        if !failed {
+            return None;
+        }
+        let reason = self
+            .failure_reason()
+            .unwrap_or_else(|| "agent failed".into());
+        Some(if self.exit_code.is_some_and(|c| c != 0) && silent {
+            format!("{reason} and no output")
+        } else {
+            reason
+        })
+    }
+
     /// A short human reason when it did not succeed (for `.err` files and logs).
     pub fn failure_reason(&self) -> Option<String> {
         if self.cancelled {

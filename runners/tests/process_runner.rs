@@ -347,3 +347,40 @@ fn stray_holding_the_pipes_is_found_killed_and_named() {
     }
     assert!(!alive(gc), "the stray {gc} outlived its dispatch");
 }
+
+/// Issue 12 (3): what `--retries` may run again. The agent's own answer, even with a
+/// non-zero exit, is never retried; a silent failure, a kill, a timeout are; Ctrl-C is not.
+#[test]
+fn infrastructure_failures_are_told_apart_from_the_agents_answer() {
+    let run_sh = |cmd: &str, timeout_ms: u64| {
+        let (_root, s) = spec(sh(cmd), Duration::from_millis(timeout_ms));
+        run(&s, &ProcessGroups::new()).unwrap()
+    };
+    assert_eq!(run_sh("echo answer", 10_000).infra_failure(), None);
+    assert_eq!(
+        run_sh("echo partial; exit 3", 10_000).infra_failure(),
+        None,
+        "a failing agent that answered is the agent's result"
+    );
+    assert_eq!(
+        run_sh("echo 'no key' >&2; exit 3", 10_000)
+            .infra_failure()
+            .as_deref(),
+        Some("exit status 3 and no output")
+    );
+    assert_eq!(
+        run_sh("kill -9 $$", 10_000).infra_failure().as_deref(),
+        Some("killed by signal 9")
+    );
+    let slow = run_sh("sleep 30", 300);
+    assert!(slow.timed_out);
+    assert!(slow
+        .infra_failure()
+        .is_some_and(|r| r.starts_with("timed out")));
+    let (_root, mut s) = spec(sh("sleep 30"), Duration::from_secs(30));
+    let flag = Arc::new(AtomicBool::new(true));
+    s.cancel = Some(flag);
+    let cancelled = run(&s, &ProcessGroups::new()).unwrap();
+    assert!(cancelled.cancelled);
+    assert_eq!(cancelled.infra_failure(), None, "Ctrl-C is never retried");
+}
