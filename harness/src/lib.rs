@@ -13,6 +13,7 @@ pub mod nameleak;
 pub mod progress;
 pub mod record;
 pub mod rescore;
+pub mod retry;
 pub mod round;
 pub mod sandbox;
 pub mod selftest;
