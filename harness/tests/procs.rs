@@ -285,3 +285,60 @@ fn two_thousand_fast_dispatches_at_jobs_64_never_fail() {
     assert!(done.contains("complete: yes"), "{done}\n{ctx}");
     assert!(done.contains("answers: 2000"), "{done}\n{ctx}");
 }
+
+/// Issue 12 (3): a start that fails for the infrastructure (here: a silent exit 1, as a
+/// refused request looks) is retried under `--retries`, and the dispatch record keeps how
+/// many attempts failed and why. It used to be retried only for kills and timeouts.
+#[test]
+fn infrastructure_failures_are_retried_and_recorded() {
+    let r = round(2);
+    let state = r.dir.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    let spec = agent("flaky.sh", &[&state.display().to_string()]);
+    let o = harness()
+        .env("HOME", r.home())
+        .args(r.args(&[
+            "--agent",
+            &spec,
+            "--reps",
+            "1",
+            "--jobs",
+            "1",
+            "--sandbox",
+            "none",
+            "--retries",
+            "1",
+        ]))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let ctx = format!("stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
+    assert!(done.contains("answers: 4"), "{done}\n{ctx}");
+    let records: Vec<serde_json::Value> = std::fs::read_dir(&r.out)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let name = p.file_name()?.to_str()?.to_string();
+            (name.ends_with(".json") && name.contains("_r"))
+                .then(|| serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap())
+        })
+        .collect();
+    assert_eq!(records.len(), 4, "{ctx}");
+    for rec in &records {
+        let retries = rec["retries"].as_array().expect("retries recorded");
+        assert_eq!(retries.len(), 1, "{rec}");
+        let why = retries[0].as_str().unwrap();
+        assert!(
+            why.starts_with("attempt 1:")
+                && why.contains("exit status 1")
+                && why.contains("rate limited"),
+            "{why}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&state).unwrap().count(),
+        8,
+        "two starts each"
+    );
+}
