@@ -6,6 +6,7 @@ use crate::exit::{Exit, Fail};
 use crate::gate::{self, GateInput, Phase};
 use crate::manifest::{self, Role};
 use crate::record::{self, DispatchRecord, DispatchStatus, InputRecord, RoundRecord, RoundStatus};
+use crate::retry::AgentsOwn;
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use rand::Rng;
@@ -285,7 +286,13 @@ struct Ctx<'a> {
 fn execute(d: &Dispatch, ctx: &Ctx<'_>) -> DispatchRecord {
     let stem = d.stem();
     let mut rec = DispatchRecord::new(&stem);
-    let result = execute_inner(d, ctx, &mut rec);
+    let mut retries = Vec::new();
+    let cancelled = || ctx.cancel.load(Ordering::SeqCst);
+    let result = crate::retry::with_retries(ctx.retries, cancelled, &mut retries, |_| {
+        rec = DispatchRecord::new(&stem);
+        execute_inner(d, ctx, &mut rec)
+    });
+    rec.retries = retries;
     if let Err(e) = result {
         rec.status = if ctx.cancel.load(Ordering::SeqCst) {
             DispatchStatus::Cancelled
@@ -330,32 +337,13 @@ fn execute_inner(d: &Dispatch, ctx: &Ctx<'_>, rec: &mut DispatchRecord) -> Resul
     let argv = ctx
         .sandbox
         .wrap(ctx.harness_exe, &work, &home, &report, agent_argv);
-    let mut attempt = 0;
-    let outcome = loop {
-        attempt += 1;
-        let mut spec = runners::RunSpec::new(argv.clone(), work.clone(), home.clone(), ctx.timeout);
-        spec.stdin = ctx.spec.stdin_bytes(&d.prompt);
-        let mut pass: Vec<String> = ctx.pass_env.to_vec();
-        pass.extend(ctx.spec.credential_env.iter().cloned());
-        spec.pass_env = pass;
-        spec.cancel = Some(ctx.cancel.clone());
-        let outcome = runners::run_process(&spec, ctx.groups);
-        let infra = match &outcome {
-            Err(_) => true,
-            Ok(o) => !o.cancelled && (o.timed_out || o.signal.is_some()),
-        };
-        if infra && attempt <= ctx.retries && !ctx.cancel.load(Ordering::SeqCst) {
-            rec.retries.push(match &outcome {
-                Err(e) => format!("attempt {attempt}: failed to start: {e}"),
-                Ok(o) => format!(
-                    "attempt {attempt}: {}",
-                    o.failure_reason().unwrap_or_default()
-                ),
-            });
-            continue;
-        }
-        break outcome.context("starting the agent")?;
-    };
+    let mut spec = runners::RunSpec::new(argv, work.clone(), home.clone(), ctx.timeout);
+    spec.stdin = ctx.spec.stdin_bytes(&d.prompt);
+    let mut pass: Vec<String> = ctx.pass_env.to_vec();
+    pass.extend(ctx.spec.credential_env.iter().cloned());
+    spec.pass_env = pass;
+    spec.cancel = Some(ctx.cancel.clone());
+    let outcome = runners::run_process(&spec, ctx.groups).context("starting the agent")?;
     rec.fill_from(&outcome);
     rec.isolation = Some(ctx.sandbox.level_of(&report));
     put(ctx.out, &format!("{stem}.stderr"), &outcome.stderr)?;
@@ -385,9 +373,10 @@ fn execute_inner(d: &Dispatch, ctx: &Ctx<'_>, rec: &mut DispatchRecord) -> Resul
         );
     }
     if outcome.stdout_truncated {
-        anyhow::bail!(
-            "the agent's output went over the cap and was cut; a cut answer is not scored"
-        );
+        return Err(AgentsOwn(
+            "the agent's output went over the cap and was cut; a cut answer is not scored".into(),
+        )
+        .into());
     }
     if ctx.spec.output != runners::OutputFormat::Text {
         put(ctx.out, &format!("{stem}.raw"), &outcome.stdout)?;
@@ -409,8 +398,8 @@ fn execute_inner(d: &Dispatch, ctx: &Ctx<'_>, rec: &mut DispatchRecord) -> Resul
             }
         );
     }
-    let answer =
-        runners::extract_answer(ctx.spec, &outcome.stdout).context("reading the agent's result")?;
+    let answer = runners::extract_answer(ctx.spec, &outcome.stdout)
+        .map_err(|e| AgentsOwn(format!("reading the agent's result: {e}")))?;
     // The answer is written last: a `.txt` that exists is a finished dispatch.
     put(ctx.out, &format!("{stem}.txt"), &answer)?;
     rec.status = DispatchStatus::Answered;
