@@ -73,6 +73,42 @@ impl Round {
         v
     }
 
+    /// `harness run` with `agent` at `--jobs jobs` under `--sandbox sandbox`, one rep, plus
+    /// `extra`; returns ROUND_DONE (empty when missing) and the first lines of stderr.
+    fn run(
+        &self,
+        agent: &str,
+        jobs: &str,
+        sandbox: &str,
+        extra: &[&str],
+        limit: Duration,
+    ) -> (String, String) {
+        let mut flags = vec![
+            "--agent",
+            agent,
+            "--reps",
+            "1",
+            "--jobs",
+            jobs,
+            "--sandbox",
+            sandbox,
+        ];
+        flags.extend_from_slice(extra);
+        let o = harness()
+            .env("HOME", self.home())
+            .args(self.args(&flags))
+            .timeout(limit)
+            .output()
+            .unwrap();
+        let stderr: Vec<String> = String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .take(40)
+            .map(str::to_string)
+            .collect();
+        let done = std::fs::read_to_string(self.out.join("ROUND_DONE")).unwrap_or_default();
+        (done, format!("stderr:\n{}", stderr.join("\n")))
+    }
+
     fn home(&self) -> PathBuf {
         let h = self.dir.path().join("userhome");
         std::fs::create_dir_all(&h).unwrap();
@@ -148,28 +184,8 @@ fn detached_children_end_with_their_dispatch(sandbox: &str, salt: u32) {
     let r = round(2);
     let m = mark(salt);
     let spec = agent("detacher.sh", &[&m]);
-    let o = harness()
-        .env("HOME", r.home())
-        .args(r.args(&[
-            "--agent",
-            &spec,
-            "--reps",
-            "1",
-            "--jobs",
-            "2",
-            "--sandbox",
-            sandbox,
-        ]))
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
-    let ctx = format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (done, ctx) = r.run(&spec, "2", sandbox, &[], Duration::from_secs(120));
     none_left(&m, &format!("after a --sandbox {sandbox} round\n{ctx}"));
-    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
     assert!(done.contains("answers: 4"), "{done}\n{ctx}");
 }
 
@@ -239,30 +255,8 @@ fn two_thousand_fast_dispatches_at_jobs_64_never_fail() {
     let r = round(1000);
     let spec = agent("fast.sh", &[]);
     let t0 = Instant::now();
-    let o = harness()
-        .env("HOME", r.home())
-        .args(r.args(&[
-            "--agent",
-            &spec,
-            "--reps",
-            "1",
-            "--jobs",
-            "64",
-            "--sandbox",
-            &sandbox,
-        ]))
-        .timeout(Duration::from_secs(1500))
-        .output()
-        .unwrap();
+    let (done, ctx) = r.run(&spec, "64", &sandbox, &[], Duration::from_secs(1500));
     let wall = t0.elapsed();
-    let ctx = format!(
-        "stderr:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .take(40)
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
     let errs: Vec<String> = std::fs::read_dir(&r.out)
         .unwrap()
         .filter_map(|e| {
@@ -281,7 +275,6 @@ fn two_thousand_fast_dispatches_at_jobs_64_never_fail() {
         errs.len(),
         &errs[..errs.len().min(10)]
     );
-    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
     assert!(done.contains("complete: yes"), "{done}\n{ctx}");
     assert!(done.contains("answers: 2000"), "{done}\n{ctx}");
 }
@@ -295,25 +288,8 @@ fn infrastructure_failures_are_retried_and_recorded() {
     let state = r.dir.path().join("state");
     std::fs::create_dir_all(&state).unwrap();
     let spec = agent("flaky.sh", &[&state.display().to_string()]);
-    let o = harness()
-        .env("HOME", r.home())
-        .args(r.args(&[
-            "--agent",
-            &spec,
-            "--reps",
-            "1",
-            "--jobs",
-            "1",
-            "--sandbox",
-            "none",
-            "--retries",
-            "1",
-        ]))
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
-    let ctx = format!("stderr:\n{}", String::from_utf8_lossy(&o.stderr));
-    let done = std::fs::read_to_string(r.out.join("ROUND_DONE")).unwrap_or_default();
+    let retries = ["--retries", "1"];
+    let (done, ctx) = r.run(&spec, "1", "none", &retries, Duration::from_secs(120));
     assert!(done.contains("answers: 4"), "{done}\n{ctx}");
     let records: Vec<serde_json::Value> = std::fs::read_dir(&r.out)
         .unwrap()
