@@ -265,7 +265,8 @@ pub struct DispatchRecord {
     pub treediff: Option<serde_json::Value>,
     /// The isolation level the sandbox wrapper reported for this dispatch.
     pub isolation: Option<String>,
-    /// Processes the agent left running that held its output after it ended, each killed.
+    /// Processes the agent left running when it ended (`pid N (comm)`), each killed by the
+    /// dispatch's reaper or found holding its output.
     #[serde(default)]
     pub stray_processes: Vec<String>,
 }

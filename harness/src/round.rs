@@ -346,6 +346,7 @@ fn execute_inner(d: &Dispatch, ctx: &Ctx<'_>, rec: &mut DispatchRecord) -> Resul
     let outcome = runners::run_process(&spec, ctx.groups).context("starting the agent")?;
     rec.fill_from(&outcome);
     rec.isolation = Some(ctx.sandbox.level_of(&report));
+    rec.stray_processes.extend(ctx.sandbox.strays_of(&report));
     put(ctx.out, &format!("{stem}.stderr"), &outcome.stderr)?;
     if let Some(why) = ctx.sandbox.failure(&report, outcome.exit_code) {
         let stderr = clean_line(&String::from_utf8_lossy(&outcome.stderr), 300);

@@ -54,6 +54,13 @@ impl SandboxPlan {
 }
 
 impl SandboxPlan {
+    /// What the dispatch's reaper killed after the agent exited (empty without a report).
+    pub fn strays_of(&self, report: &Path) -> Vec<String> {
+        sb::read_report(report)
+            .map(|iso| iso.stray_processes)
+            .unwrap_or_default()
+    }
+
     /// Whether a dispatch's exit code was the wrapper's own (it refused, or could not exec the
     /// agent) rather than the agent's: read from the wrapper's report, so an agent that itself
     /// exits 125 or 127 is not blamed on the sandbox.

@@ -116,6 +116,19 @@ impl Round {
     }
 }
 
+/// Every dispatch's `<label>_r<n>.json` in the out-dir.
+fn dispatch_records(out: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_dir(out)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let name = p.file_name()?.to_str()?.to_string();
+            (name.ends_with(".json") && name.contains("_r"))
+                .then(|| serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap())
+        })
+        .collect()
+}
+
 /// `command:<abs script> {prompt} <more…>`: the script as argv[0], so the sandbox allows it.
 fn agent(script: &str, more: &[&str]) -> String {
     let mut s = format!("command:{} {{prompt}}", agents_dir().join(script).display());
@@ -186,6 +199,14 @@ fn detached_children_end_with_their_dispatch(sandbox: &str, salt: u32) {
     let spec = agent("detacher.sh", &[&m]);
     let (done, ctx) = r.run(&spec, "2", sandbox, &[], Duration::from_secs(120));
     none_left(&m, &format!("after a --sandbox {sandbox} round\n{ctx}"));
+    if sandbox == "none" {
+        // Without a PID namespace nothing but the reaper ends them: each record names its
+        // three (in the group, setsid, nohup'd double fork).
+        for rec in dispatch_records(&r.out) {
+            let strays = rec["stray_processes"].as_array().expect("strays recorded");
+            assert_eq!(strays.len(), 3, "{rec}");
+        }
+    }
     assert!(done.contains("answers: 4"), "{done}\n{ctx}");
 }
 
@@ -291,15 +312,7 @@ fn infrastructure_failures_are_retried_and_recorded() {
     let retries = ["--retries", "1"];
     let (done, ctx) = r.run(&spec, "1", "none", &retries, Duration::from_secs(120));
     assert!(done.contains("answers: 4"), "{done}\n{ctx}");
-    let records: Vec<serde_json::Value> = std::fs::read_dir(&r.out)
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let name = p.file_name()?.to_str()?.to_string();
-            (name.ends_with(".json") && name.contains("_r"))
-                .then(|| serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap())
-        })
-        .collect();
+    let records = dispatch_records(&r.out);
     assert_eq!(records.len(), 4, "{ctx}");
     for rec in &records {
         let retries = rec["retries"].as_array().expect("retries recorded");

@@ -8,6 +8,7 @@ use std::fs;
 use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::sandbox::{parse_wrapper_args, run_sandboxed_with, EXIT_SANDBOX_REFUSED};
@@ -22,6 +23,8 @@ pub const REAPER_GRACE: Duration = Duration::from_secs(1);
 static STOP_REQUESTED: AtomicBool = AtomicBool::new(false);
 /// Set by SIGHUP, the parent-death signal: the harness is gone, end the tree now.
 static PARENT_GONE: AtomicBool = AtomicBool::new(false);
+/// What [`supervise`] killed after the agent exited, for the wrapper's report.
+static STRAYS: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// A process that holds the write end of one of a dispatch's pipes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,7 +171,9 @@ pub fn reaper_main(args: &[OsString]) -> i32 {
     let run = || -> crate::error::Result<i32> {
         let (req, agent) = parse_wrapper_args(args)?;
         become_reaper().map_err(crate::error::Error::Sandbox)?;
-        run_sandboxed_with(&req, &agent, supervise)
+        let code = run_sandboxed_with(&req, &agent, supervise)?;
+        record_strays(&req.report)?;
+        Ok(code)
     };
     match run() {
         Ok(code) => code,
@@ -177,6 +182,17 @@ pub fn reaper_main(args: &[OsString]) -> i32 {
             EXIT_SANDBOX_REFUSED
         }
     }
+}
+
+/// Adds what [`supervise`] killed after the agent's exit to the wrapper's report.
+fn record_strays(report: &std::path::Path) -> crate::error::Result<()> {
+    let strays = std::mem::take(&mut *STRAYS.lock().unwrap_or_else(|p| p.into_inner()));
+    if strays.is_empty() || !report.exists() {
+        return Ok(());
+    }
+    let mut iso = crate::sandbox::read_report(report)?;
+    iso.stray_processes = strays;
+    crate::sandbox::write_report(report, &iso)
 }
 
 extern "C" fn on_stop(_: libc::c_int) {
@@ -276,6 +292,9 @@ pub fn supervise(agent: libc::pid_t) -> std::io::Result<libc::c_int> {
         if kill_now {
             for p in descendants_of(me) {
                 signal(p, libc::SIGKILL);
+                if agent_status.is_some() {
+                    note_stray(p);
+                }
             }
         } else if term_deadline.is_none() && STOP_REQUESTED.load(Ordering::SeqCst) {
             for p in descendants_of(me) {
@@ -291,6 +310,15 @@ pub fn supervise(agent: libc::pid_t) -> std::io::Result<libc::c_int> {
         };
         // SAFETY: nanosleep with a valid timespec; EINTR is the point.
         unsafe { libc::nanosleep(&ts, std::ptr::null_mut()) };
+    }
+}
+
+fn note_stray(pid: i32) {
+    let comm = fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+    let d = format!("pid {pid} ({})", comm.trim());
+    let mut strays = STRAYS.lock().unwrap_or_else(|p| p.into_inner());
+    if !strays.iter().any(|s| s.starts_with(&format!("pid {pid} "))) {
+        strays.push(d);
     }
 }
 

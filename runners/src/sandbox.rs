@@ -150,6 +150,10 @@ pub struct Isolation {
     pub refused: bool,
     /// Set when `exec` of the agent failed, with the reason.
     pub exec_error: Option<String>,
+    /// Processes still running when the agent exited (`pid N (comm)`), each killed by the
+    /// dispatch's reaper ([`crate::reap::supervise`]).
+    #[serde(default)]
+    pub stray_processes: Vec<String>,
 }
 
 impl Isolation {
@@ -814,7 +818,8 @@ pub fn read_report(path: &Path) -> Result<Isolation> {
     serde_json::from_str(&text).map_err(|e| Error::Sandbox(format!("{}: {e}", path.display())))
 }
 
-fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
+/// Writes a wrapper's report through a temp name and a rename.
+pub(crate) fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
     let tmp = path.with_extension("tmp");
     let json = serde_json::to_vec_pretty(iso).map_err(|e| Error::Sandbox(e.to_string()))?;
     fs::write(&tmp, json).map_err(|e| Error::io_at(&tmp, e))?;
@@ -880,6 +885,7 @@ pub fn run_sandboxed_with(
         missing: Vec::new(),
         refused: false,
         exec_error: None,
+        stray_processes: Vec::new(),
     };
 
     let mut ruleset: Option<RulesetCreated> = None;
