@@ -180,7 +180,9 @@ pub struct RunArgs {
     /// Seconds before an agent's whole process group is killed.
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
-    /// Retries for infrastructure failures only (failed to start, killed, timed out).
+    /// Retries for infrastructure failures only (checkout, start or sandbox failed, killed,
+    /// timed out, exited with no output), each from a fresh checkout and recorded in the
+    /// dispatch's .json; an answer, even from a failing agent, is never retried.
     #[arg(long, default_value_t = 0)]
     pub retries: u32,
     /// Finish a killed or interrupted round: `harness run --out DIR --resume` alone reads

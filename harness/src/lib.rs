@@ -18,6 +18,7 @@ pub mod prompt;
 pub mod reading;
 pub mod record;
 pub mod rescore;
+pub mod retry;
 pub mod round;
 pub mod sandbox;
 pub mod selftest;

@@ -233,7 +233,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
         Command::Clean => harness::clean::clean(),
         Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),
         Command::Sandbox(a) => {
-            let code = runners::sandbox::wrapper_main(&a.args);
+            let code = runners::reap::reaper_main(&a.args);
             std::process::exit(code);
         }
     }

@@ -269,6 +269,10 @@ pub struct DispatchRecord {
     /// and `--resume` compare it with the file, so an edited answer is seen, never scored.
     #[serde(default)]
     pub answer_sha256: Option<String>,
+    /// Processes the agent left running when it ended (`pid N (comm)`), each killed by the
+    /// dispatch's reaper or found holding its output.
+    #[serde(default)]
+    pub stray_processes: Vec<String>,
 }
 
 impl DispatchRecord {
@@ -289,6 +293,7 @@ impl DispatchRecord {
             treediff: None,
             isolation: None,
             answer_sha256: None,
+            stray_processes: Vec::new(),
         }
     }
 
@@ -301,6 +306,7 @@ impl DispatchRecord {
         self.started_unix_ms = o.started_unix_ms;
         self.ended_unix_ms = o.ended_unix_ms;
         self.env_names = o.env_names.clone();
+        self.stray_processes = o.stray_processes.clone();
     }
 }
 

@@ -31,9 +31,8 @@ impl SandboxPlan {
         report: &Path,
         agent: Vec<OsString>,
     ) -> Vec<OsString> {
-        if self.mode == SandboxMode::None {
-            return agent;
-        }
+        // Every mode, `none` included, runs the agent through the wrapper: it is also the
+        // dispatch's reaper, so nothing the agent starts outlives its dispatch or the harness.
         let req = SandboxRequest {
             mode: self.mode,
             checkout: work.to_path_buf(),
@@ -45,11 +44,8 @@ impl SandboxPlan {
         sb::wrap_argv(harness_exe, &req, &agent)
     }
 
-    /// What a dispatch ran under: the wrapper's report, or "none" when not wrapped.
+    /// What a dispatch ran under: the wrapper's report (every mode runs through it).
     pub fn level_of(&self, report: &Path) -> String {
-        if self.mode == SandboxMode::None {
-            return "none".into();
-        }
         match sb::read_report(report) {
             Ok(iso) => describe(&iso),
             Err(e) => format!("UNKNOWN (no sandbox report: {e})"),
@@ -58,13 +54,17 @@ impl SandboxPlan {
 }
 
 impl SandboxPlan {
+    /// What the dispatch's reaper killed after the agent exited (empty without a report).
+    pub fn strays_of(&self, report: &Path) -> Vec<String> {
+        sb::read_report(report)
+            .map(|iso| iso.stray_processes)
+            .unwrap_or_default()
+    }
+
     /// Whether a dispatch's exit code was the wrapper's own (it refused, or could not exec the
     /// agent) rather than the agent's: read from the wrapper's report, so an agent that itself
     /// exits 125 or 127 is not blamed on the sandbox.
     pub fn failure(&self, report: &Path, exit_code: Option<i32>) -> Option<String> {
-        if self.mode == SandboxMode::None {
-            return None;
-        }
         match (exit_code, sb::read_report(report)) {
             (_, Ok(iso)) if iso.refused => Some(format!(
                 "the sandbox refused to start the agent ({})",

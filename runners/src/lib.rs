@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod error;
 pub mod label;
 pub mod process;
+pub mod reap;
 pub mod sandbox;
 pub mod search;
 pub mod temproot;

@@ -16,6 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
+use crate::reap;
 
 /// Default pause between SIGTERM and SIGKILL of a dispatch's process group.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(3);
@@ -23,6 +24,16 @@ pub const DEFAULT_GRACE: Duration = Duration::from_secs(3);
 /// Default cap on kept stdout/stderr bytes per stream; output beyond it is drained and
 /// dropped (and the truncation recorded), so a runaway agent cannot exhaust memory.
 pub const DEFAULT_MAX_OUTPUT: usize = 64 * 1024 * 1024;
+
+/// How long the output pipes may stay open after the agent ended when no process holding
+/// them can be found (one this user cannot see): then the output is recorded incomplete.
+/// A process that can be found is ended at once instead (see [`RunOutcome::stray_processes`]).
+pub const DRAIN_CAP: Duration = Duration::from_secs(30);
+
+/// After the agent ended, how long the readers may take to reach end of file before the
+/// runner looks in `/proc` for who holds the pipes. Only a liveness knob: when nobody
+/// holds them, end of file is certain and the runner keeps waiting.
+const HOLDER_SCAN_EVERY: Duration = Duration::from_millis(250);
 
 /// Variables passed from the harness's environment to every agent when set.
 pub const BASE_ENV: [&str; 4] = ["PATH", "LANG", "TERM", "TZ"];
@@ -277,15 +288,46 @@ pub struct RunOutcome {
     pub stdout_truncated: bool,
     /// stderr went over the cap and was cut.
     pub stderr_truncated: bool,
-    /// A process outside the group still held a pipe open after the agent ended, so
-    /// the output may be incomplete.
+    /// The output pipes were still open [`DRAIN_CAP`] after the agent ended, held by a
+    /// process the runner could neither find nor end, so the output may be incomplete.
     pub output_incomplete: bool,
+    /// Processes that had left the agent's group and still held its output pipes after it
+    /// ended (`pid N (comm)`); each was killed so the dispatch could end.
+    pub stray_processes: Vec<String>,
 }
 
 impl RunOutcome {
     /// Exited on its own with status 0, within time, output whole.
     pub fn succeeded(&self) -> bool {
         self.exit_code == Some(0) && !self.timed_out && !self.cancelled && !self.output_incomplete
+    }
+
+    /// Why this attempt failed for a reason of the infrastructure rather than of the
+    /// agent's answer, so `--retries` may run it again: killed by a signal (the OOM killer,
+    /// a kill from outside), timed out, output left incomplete, or a non-zero exit with no
+    /// output at all (the agent never got to answer: a missing runtime, a refused key, a
+    /// network error). `None` when cancelled (Ctrl-C is never retried) and when the agent
+    /// answered, even badly: a non-zero exit with output is the agent's own result.
+    pub fn infra_failure(&self) -> Option<String> {
+        if self.cancelled {
+            return None;
+        }
+        let silent = self.stdout.iter().all(|b| b.is_ascii_whitespace());
+        let failed = self.timed_out
+            || self.signal.is_some()
+            || self.output_incomplete
+            || (self.exit_code != Some(0) && silent);
+        if !failed {
+            return None;
+        }
+        let reason = self
+            .failure_reason()
+            .unwrap_or_else(|| "agent failed".into());
+        Some(if self.exit_code.is_some_and(|c| c != 0) && silent {
+            format!("{reason} and no output")
+        } else {
+            reason
+        })
     }
 
     /// A short human reason when it did not succeed (for `.err` files and logs).
@@ -302,7 +344,11 @@ impl RunOutcome {
         } else if let Some(code) = self.exit_code.filter(|c| *c != 0) {
             Some(format!("exit status {code}"))
         } else if self.output_incomplete {
-            Some("output incomplete: a detached process kept the pipes open".into())
+            Some(format!(
+                "output incomplete: the output pipes were still open {}s after the agent \
+                 ended, held by a process the harness could not find or end",
+                DRAIN_CAP.as_secs()
+            ))
         } else {
             None
         }
@@ -343,20 +389,82 @@ fn drain<R: Read + Send + 'static>(mut r: R, cap: usize) -> Sink {
     out
 }
 
-/// Takes what a reader collected, waiting up to `wait` for it to reach end of file.
-/// Returns (bytes, truncated, complete).
-fn collect(sink: &Sink, wait: Duration) -> (Vec<u8>, bool, bool) {
-    let deadline = Instant::now() + wait;
+/// Takes what a reader collected: (bytes, truncated).
+fn take(sink: &Sink) -> (Vec<u8>, bool) {
+    let mut g = sink.lock().unwrap_or_else(|p| p.into_inner());
+    (std::mem::take(&mut g.0), g.1)
+}
+
+fn at_eof(sink: &Sink) -> bool {
+    sink.lock().unwrap_or_else(|p| p.into_inner()).2
+}
+
+/// How a dispatch's pipes ended after its agent did.
+struct Drained {
+    /// Both readers reached end of file.
+    complete: bool,
+    /// Processes found holding a pipe and killed.
+    strays: Vec<String>,
+}
+
+/// Waits until every reader reaches end of file. Whether the output is whole is decided by
+/// who holds the pipes, not by a clock: the readers used to get a fixed 100 ms after the
+/// agent's exit, and on a loaded machine (`--jobs 64` on two cores) the reader thread was
+/// simply not scheduled in time, so a clean dispatch was recorded as "output incomplete"
+/// while no process held the pipe at all (issue 12). Now, while end of file has not come,
+/// `/proc` is asked who holds the write ends: nobody means end of file is certain and the
+/// wait goes on; this process's own children between fork and exec hold copies only until
+/// exec closes them; anyone else left the agent's group and outlived it, and is killed.
+/// Only a holder this user cannot see makes the wait end at `cap`, incomplete.
+fn await_eof(sinks: &[(&Sink, Option<u64>)], cap: Duration) -> Drained {
+    let t0 = Instant::now();
+    let mut next_scan = t0 + HOLDER_SCAN_EVERY;
+    let mut strays: Vec<String> = Vec::new();
     loop {
-        {
-            let mut g = sink.lock().unwrap_or_else(|p| p.into_inner());
-            if g.2 || Instant::now() >= deadline {
-                let bytes = std::mem::take(&mut g.0);
-                return (bytes, g.1, g.2);
-            }
+        let open: Vec<u64> = sinks
+            .iter()
+            .filter(|(s, _)| !at_eof(s))
+            .filter_map(|(_, ino)| *ino)
+            .collect();
+        if sinks.iter().all(|(s, _)| at_eof(s)) {
+            return Drained {
+                complete: true,
+                strays,
+            };
         }
-        thread::sleep(Duration::from_millis(10));
+        let now = Instant::now();
+        if now >= t0 + cap {
+            return Drained {
+                complete: false,
+                strays,
+            };
+        }
+        if now >= next_scan {
+            for h in reap::pipe_write_holders(&open) {
+                if is_own_child_before_exec(&h) {
+                    continue;
+                }
+                reap::signal(h.pid, libc::SIGKILL);
+                let d = h.describe();
+                if !strays.contains(&d) {
+                    strays.push(d);
+                }
+            }
+            next_scan = Instant::now() + HOLDER_SCAN_EVERY;
+        }
+        thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// A child of this process that has not yet exec'd (it still runs this executable) holds
+/// copies of every pipe this process had open; they are close-on-exec, so it lets go by
+/// itself. (The sandbox wrapper is this executable too, but after exec it holds only its
+/// own dispatch's pipes, whose agent has ended by now.)
+fn is_own_child_before_exec(h: &reap::PipeHolder) -> bool {
+    let me = std::process::id() as i32;
+    h.ppid == me
+        && fs::read_link(format!("/proc/{}/exe", h.pid)).ok()
+            == fs::read_link("/proc/self/exe").ok()
 }
 
 /// Whether `pid` has exited, without reaping it: while the zombie leader is not reaped
@@ -427,8 +535,11 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
             let _ = sin.write_all(&bytes);
         });
     }
-    let out_sink = drain(child.stdout.take().expect("piped stdout"), spec.max_output);
-    let err_sink = drain(child.stderr.take().expect("piped stderr"), spec.max_output);
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let inodes = (reap::pipe_inode(&stdout), reap::pipe_inode(&stderr));
+    let out_sink = drain(stdout, spec.max_output);
+    let err_sink = drain(stderr, spec.max_output);
 
     let mut timed_out = false;
     let mut cancelled = false;
@@ -469,14 +580,14 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
     signal_group(pid, libc::SIGKILL);
     let status = child.wait();
     groups.remove(pid);
+    let drained = await_eof(&[(&out_sink, inodes.0), (&err_sink, inodes.1)], DRAIN_CAP);
     let duration = t0.elapsed();
     let ended = SystemTime::now();
     wait_result?;
     let status = status.map_err(|e| Error::os(format!("waiting for agent pid {pid}"), e))?;
 
-    let (stdout, stdout_truncated, out_done) = collect(&out_sink, Duration::from_secs(2));
-    let (stderr, stderr_truncated, err_done) = collect(&err_sink, Duration::from_millis(100));
-    let output_incomplete = !(out_done && err_done);
+    let (stdout, stdout_truncated) = take(&out_sink);
+    let (stderr, stderr_truncated) = take(&err_sink);
 
     Ok(RunOutcome {
         stdout,
@@ -491,7 +602,8 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
         env_names,
         stdout_truncated,
         stderr_truncated,
-        output_incomplete,
+        output_incomplete: !drained.complete,
+        stray_processes: drained.strays,
     })
 }
 

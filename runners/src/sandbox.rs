@@ -150,6 +150,10 @@ pub struct Isolation {
     pub refused: bool,
     /// Set when `exec` of the agent failed, with the reason.
     pub exec_error: Option<String>,
+    /// Processes still running when the agent exited (`pid N (comm)`), each killed by the
+    /// dispatch's reaper ([`crate::reap::supervise`]).
+    #[serde(default)]
+    pub stray_processes: Vec<String>,
 }
 
 impl Isolation {
@@ -814,7 +818,8 @@ pub fn read_report(path: &Path) -> Result<Isolation> {
     serde_json::from_str(&text).map_err(|e| Error::Sandbox(format!("{}: {e}", path.display())))
 }
 
-fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
+/// Writes a wrapper's report through a temp name and a rename.
+pub(crate) fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
     let tmp = path.with_extension("tmp");
     let json = serde_json::to_vec_pretty(iso).map_err(|e| Error::Sandbox(e.to_string()))?;
     fs::write(&tmp, json).map_err(|e| Error::io_at(&tmp, e))?;
@@ -835,6 +840,16 @@ const REC_LEN: usize = 24;
 /// report and returns the exit code to exit with (the agent's, or 128+signal,
 /// [`EXIT_SANDBOX_REFUSED`], [`EXIT_EXEC_FAILED`]).
 pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i32> {
+    run_sandboxed_with(req, agent_argv, wait_status)
+}
+
+/// [`run_sandboxed`], waiting for the agent with `wait_agent` (pid -> wait status): the
+/// per-dispatch reaper waits for the agent's whole tree ([`crate::reap::supervise`]).
+pub fn run_sandboxed_with(
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+    wait_agent: fn(libc::pid_t) -> std::io::Result<libc::c_int>,
+) -> Result<i32> {
     let path_var = std::env::var_os("PATH");
     let program = resolve_program(&agent_argv[0], path_var.as_deref()).ok_or_else(|| {
         Error::Sandbox(format!(
@@ -870,6 +885,7 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
         missing: Vec::new(),
         refused: false,
         exec_error: None,
+        stray_processes: Vec::new(),
     };
 
     let mut ruleset: Option<RulesetCreated> = None;
@@ -1015,7 +1031,7 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
     };
     drop(st_r);
     let wait =
-        || wait_status(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
+        || wait_agent(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
 
     if got != REC_LEN {
         wait()?;

@@ -283,3 +283,104 @@ fn normal_exit_leaves_nothing_running_in_the_group() {
     }
     assert!(!alive(gc), "a background process outlived its dispatch");
 }
+
+/// Issue 12 (1): well-behaved fast agents run many at a time, as `--jobs 64` does. The runner
+/// used to give the stderr reader a fixed 100 ms after the agent's exit to reach end of file;
+/// on a loaded machine the reader thread is not scheduled in time and a clean dispatch was
+/// recorded as "output incomplete".
+#[test]
+fn many_fast_agents_in_parallel_never_fail_spuriously() {
+    let jobs = 64;
+    let per_thread = 8;
+    let groups = ProcessGroups::new();
+    let failures = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let handles: Vec<_> = (0..jobs)
+        .map(|_| {
+            let groups = groups.clone();
+            let failures = failures.clone();
+            thread::spawn(move || {
+                for _ in 0..per_thread {
+                    let (_root, s) = spec(vec![script("fast.sh")], Duration::from_secs(60));
+                    let out = run(&s, &groups).unwrap();
+                    if !out.succeeded() || out.stdout != b"answer\n" {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{:?}", out.failure_reason()));
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let failures = failures.lock().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {}: {:?}",
+        failures.len(),
+        jobs * per_thread,
+        *failures
+    );
+}
+
+/// Issue 12 (1, 7): a process that left the agent's group (`setsid`) and keeps its stdout
+/// is found through `/proc` as the holder of the pipe, killed and named; the agent's own
+/// exit and output decide the outcome, and the dispatch does not wait for the stray.
+#[test]
+fn stray_holding_the_pipes_is_found_killed_and_named() {
+    let (_root, s) = spec(
+        sh("setsid sleep 3172 & echo \"grandchild: $!\"; echo answer"),
+        Duration::from_secs(60),
+    );
+    let t0 = Instant::now();
+    let out = run(&s, &ProcessGroups::new()).unwrap();
+    assert!(out.succeeded(), "{:?} {out:?}", out.failure_reason());
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    let gc = grandchild_pid(&out.stdout);
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("answer\n"));
+    assert_eq!(out.stray_processes, vec![format!("pid {gc} (sleep)")]);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive(gc) && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(gc), "the stray {gc} outlived its dispatch");
+}
+
+/// Issue 12 (3): what `--retries` may run again. The agent's own answer, even with a
+/// non-zero exit, is never retried; a silent failure, a kill, a timeout are; Ctrl-C is not.
+#[test]
+fn infrastructure_failures_are_told_apart_from_the_agents_answer() {
+    let run_sh = |cmd: &str, timeout_ms: u64| {
+        let (_root, s) = spec(sh(cmd), Duration::from_millis(timeout_ms));
+        run(&s, &ProcessGroups::new()).unwrap()
+    };
+    assert_eq!(run_sh("echo answer", 10_000).infra_failure(), None);
+    assert_eq!(
+        run_sh("echo partial; exit 3", 10_000).infra_failure(),
+        None,
+        "a failing agent that answered is the agent's result"
+    );
+    assert_eq!(
+        run_sh("echo 'no key' >&2; exit 3", 10_000)
+            .infra_failure()
+            .as_deref(),
+        Some("exit status 3 and no output")
+    );
+    assert_eq!(
+        run_sh("kill -9 $$", 10_000).infra_failure().as_deref(),
+        Some("killed by signal 9")
+    );
+    let slow = run_sh("sleep 30", 300);
+    assert!(slow.timed_out);
+    assert!(slow
+        .infra_failure()
+        .is_some_and(|r| r.starts_with("timed out")));
+    let (_root, mut s) = spec(sh("sleep 30"), Duration::from_secs(30));
+    let flag = Arc::new(AtomicBool::new(true));
+    s.cancel = Some(flag);
+    let cancelled = run(&s, &ProcessGroups::new()).unwrap();
+    assert!(cancelled.cancelled);
+    assert_eq!(cancelled.infra_failure(), None, "Ctrl-C is never retried");
+}

@@ -6,6 +6,7 @@
 use crate::exit::{Exit, Fail};
 use crate::journal::{Dispatch, Plan};
 use crate::record::{DispatchRecord, DispatchStatus};
+use crate::retry::AgentsOwn;
 use crate::sandbox::SandboxPlan;
 use crate::text::clean_line;
 use anyhow::{Context, Result};
@@ -161,7 +162,19 @@ pub fn run(plan: &Plan, index: usize, rt: &Runtime) -> Result<DispatchRecord> {
 fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
     let stem = d.stem();
     let mut rec = DispatchRecord::new(&stem);
-    let result = execute_inner(plan, d, rt, &mut rec).and_then(|answer| {
+    // Each attempt starts from a fresh record and checkout; the failed ones stay as reasons.
+    let mut retries = Vec::new();
+    let result = crate::retry::with_retries(
+        plan.options.retries,
+        || rt.cancelled(),
+        &mut retries,
+        |_| {
+            rec = DispatchRecord::new(&stem);
+            execute_inner(plan, d, rt, &mut rec)
+        },
+    );
+    rec.retries = retries;
+    let result = result.and_then(|answer| {
         // The record (with the answer's hash) is written before the answer: an answer file
         // that exists always has a record saying it was answered and what it holds.
         rec.status = DispatchStatus::Answered;
@@ -216,10 +229,11 @@ fn execute_inner(
     if let Some(user_home) = &rt.user_home {
         runners::install_credentials(&rt.spec, user_home, &home.home)?;
     }
-    let outcome = run_agent(plan, d, rt, &dir, &work, &home, rec)?;
+    let outcome = run_agent(plan, d, rt, &dir, &work, &home)?;
     let report = dir.join("sandbox.json");
     rec.fill_from(&outcome);
     rec.isolation = Some(rt.sandbox.level_of(&report));
+    rec.stray_processes.extend(rt.sandbox.strays_of(&report));
     put(out, &format!("{stem}.stderr"), &outcome.stderr)?;
     if let Some(why) = rt.sandbox.failure(&report, outcome.exit_code) {
         anyhow::bail!("{why}{}", stderr_tail(&outcome));
@@ -231,11 +245,11 @@ fn execute_inner(
     if rt.spec.output != runners::OutputFormat::Text {
         put(out, &format!("{stem}.raw"), &outcome.stdout)?;
     }
-    runners::extract_answer(&rt.spec, &outcome.stdout).context("reading the agent's result")
+    runners::extract_answer(&rt.spec, &outcome.stdout)
+        .map_err(|e| AgentsOwn(format!("reading the agent's result: {e}")).into())
 }
 
-/// Runs the agent in its sandbox, retrying infrastructure failures up to `--retries` (each
-/// retry recorded).
+/// Runs the agent once in its sandbox (`--retries` is [`execute`]'s, around the whole attempt).
 fn run_agent(
     plan: &Plan,
     d: &Dispatch,
@@ -243,7 +257,6 @@ fn run_agent(
     dir: &Path,
     work: &Path,
     home: &runners::DispatchHome,
-    rec: &mut DispatchRecord,
 ) -> Result<RunOutcome> {
     let opts = &plan.options;
     let prompt_file = home.write_prompt_file(&d.prompt)?;
@@ -259,33 +272,13 @@ fn run_agent(
     let argv = rt
         .sandbox
         .wrap(&rt.harness_exe, work, home, &report, agent_argv);
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let mut spec =
-            runners::RunSpec::new(argv.clone(), work.to_path_buf(), home.clone(), opts.timeout);
-        spec.stdin = rt.spec.stdin_bytes(&d.prompt);
-        let mut pass: Vec<String> = opts.pass_env.to_vec();
-        pass.extend(rt.spec.credential_env.iter().cloned());
-        spec.pass_env = pass;
-        spec.cancel = Some(rt.cancel.clone());
-        let outcome = runners::run_process(&spec, &rt.groups);
-        let infra = match &outcome {
-            Err(_) => true,
-            Ok(o) => !o.cancelled && (o.timed_out || o.signal.is_some()),
-        };
-        if infra && attempt <= opts.retries && !rt.cancelled() {
-            rec.retries.push(match &outcome {
-                Err(e) => format!("attempt {attempt}: failed to start: {e}"),
-                Ok(o) => format!(
-                    "attempt {attempt}: {}",
-                    o.failure_reason().unwrap_or_default()
-                ),
-            });
-            continue;
-        }
-        return outcome.context("starting the agent");
-    }
+    let mut spec = runners::RunSpec::new(argv, work.to_path_buf(), home.clone(), opts.timeout);
+    spec.stdin = rt.spec.stdin_bytes(&d.prompt);
+    let mut pass: Vec<String> = opts.pass_env.to_vec();
+    pass.extend(rt.spec.credential_env.iter().cloned());
+    spec.pass_env = pass;
+    spec.cancel = Some(rt.cancel.clone());
+    runners::run_process(&spec, &rt.groups).context("starting the agent")
 }
 
 /// Whether the agent's run produced an answer to score; the reason when it did not.
@@ -302,9 +295,10 @@ fn judge_outcome(outcome: &RunOutcome) -> Result<()> {
         );
     }
     if outcome.stdout_truncated {
-        anyhow::bail!(
-            "the agent's output went over the cap and was cut; a cut answer is not scored"
-        );
+        return Err(AgentsOwn(
+            "the agent's output went over the cap and was cut; a cut answer is not scored".into(),
+        )
+        .into());
     }
     // A non-zero exit with output is recorded (in the .json) and the answer kept; with no
     // output at all the agent never answered (a missing script, a refused key), and scoring
