@@ -211,6 +211,11 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Skip the preflight: the one "reply with the word READY" call of the agent, in a
+    /// throwaway checkout under the chosen sandbox, that stops a round with a missing,
+    /// logged-out or unreachable agent before any dispatch (exit 8).
+    #[arg(long)]
+    pub no_preflight: bool,
     /// Run the shipped demo; `discover` runs it without --deliver.
     #[arg(long, value_enum, value_name = "WHICH")]
     pub demo: Option<DemoArg>,

@@ -357,16 +357,7 @@ pub fn doctor() -> Result<Exit> {
     let (maj, min, rev) = git2::Version::get().libgit2_version();
     lines.push(("libgit2".into(), format!("{maj}.{min}.{rev}")));
     let path = std::env::var_os("PATH");
-    for agent in ["claude", "codex", "gemini"] {
-        let found = runners::resolve_program(std::ffi::OsStr::new(agent), path.as_deref());
-        lines.push((
-            format!("agent {agent}"),
-            match found {
-                Some(p) => format!("found: {}", p.display()),
-                None => "not on PATH".into(),
-            },
-        ));
-    }
+    lines.extend(crate::agents::doctor_lines());
     lines.push((
         "git (for agents)".into(),
         match runners::resolve_program(std::ffi::OsStr::new("git"), path.as_deref()) {

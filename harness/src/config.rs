@@ -23,7 +23,14 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct AgentOverride {
     /// A command template, split with shell-words, with {prompt}, {prompt_file}, {model}, {workdir}.
-    pub command: String,
+    pub command: Option<String>,
+    /// Flags inserted before the prompt (e.g. `["-c", "openai_base_url=…"]`), recorded.
+    #[serde(default)]
+    pub extra_args: Vec<String>,
+    /// Non-memory files (relative to the user's home, e.g. a provider config) copied into each
+    /// fresh home, recorded; memory, instructions, hooks and settings files are refused.
+    #[serde(default)]
+    pub home_files: Vec<String>,
 }
 
 /// Where a config was found, and what it says.
@@ -91,7 +98,10 @@ mod tests {
         )
         .unwrap();
         let l = load(Some(dir.path())).unwrap();
-        assert_eq!(l.config.agents["claude"].command, "claude -p {prompt}");
+        assert_eq!(
+            l.config.agents["claude"].command.as_deref(),
+            Some("claude -p {prompt}")
+        );
         std::fs::write(
             dir.path().join("harness.toml"),
             "[agents.claude]\ncomand = \"x\"\n",

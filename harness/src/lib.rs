@@ -2,6 +2,7 @@
 //! logic (gates, manifests, rounds, rescoring, self-test); `main.rs` and `cli.rs` hold the
 //! command line.
 
+pub mod agents;
 pub mod clean;
 pub mod commands;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod journal;
 pub mod lexicon_cmd;
 pub mod manifest;
 pub mod nameleak;
+pub mod preflight;
 pub mod progress;
 pub mod prompt;
 pub mod reading;
@@ -24,6 +26,7 @@ pub mod sandbox;
 pub mod selftest;
 pub mod text;
 pub mod units;
+pub mod usage;
 
 /// The version line `--version` prints: the harness version and the scorer it carries, because
 /// a verdict is only reproducible with the same lexicon.

@@ -105,6 +105,7 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
             DemoArg::Deliver => DemoMode::Deliver,
             DemoArg::Discover => DemoMode::Discover,
         }),
+        no_preflight: a.no_preflight,
         lexicon: a.reading.lexicon,
         token_match: token_match(a.reading.token_match),
     };

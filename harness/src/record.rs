@@ -95,6 +95,12 @@ pub struct RoundRecord {
     /// the same name can run another command, so `--resume` compares this.
     #[serde(default)]
     pub agent_command: Vec<String>,
+    /// What the preset changed from the CLI's defaults, and the files carried into each home.
+    #[serde(default)]
+    pub agent_notes: Vec<String>,
+    /// The preflight's result, `None` when skipped with `--no-preflight`.
+    #[serde(default)]
+    pub preflight: Option<String>,
     /// `--prompt-stdin`.
     #[serde(default)]
     pub prompt_stdin: bool,
@@ -273,6 +279,10 @@ pub struct DispatchRecord {
     /// dispatch's reaper or found holding its output.
     #[serde(default)]
     pub stray_processes: Vec<String>,
+    /// What the agent's structured output says it did (turns, tokens, cost, denials, tool
+    /// errors); absent for text agents' unreported fields.
+    #[serde(default)]
+    pub activity: Option<runners::AgentActivity>,
 }
 
 impl DispatchRecord {
@@ -294,6 +304,7 @@ impl DispatchRecord {
             isolation: None,
             answer_sha256: None,
             stray_processes: Vec::new(),
+            activity: None,
         }
     }
 

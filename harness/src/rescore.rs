@@ -447,6 +447,8 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         },
         agent: "unknown".into(),
         agent_command: Vec::new(),
+        agent_notes: Vec::new(),
+        preflight: None,
         prompt_stdin: false,
         sandbox: "unknown".into(),
         model: None,

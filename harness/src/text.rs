@@ -6,7 +6,23 @@
 pub fn clean_line(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut n = 0;
-    for ch in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(ch) = chars.next() {
+        // An ANSI escape (CSI `ESC [ … final`, or ESC and one character) goes whole: a reason
+        // copied from a CLI's coloured stderr must not keep `[31m` in a record.
+        if ch == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            } else {
+                chars.next();
+            }
+            continue;
+        }
         let shown = match ch {
             '\n' => Some('⏎'),
             '\r' | '\t' => Some(' '),
@@ -33,7 +49,8 @@ mod tests {
 
     #[test]
     fn control_characters_and_newlines_cannot_break_a_line() {
-        assert_eq!(clean_line("a\nb\x1b[31mc", 80), "a⏎b[31mc");
+        assert_eq!(clean_line("a\nb\x1b[31mc\x1b[0m", 80), "a⏎bc");
+        assert_eq!(clean_line("\x1b[1;33mWarning\x1b[0m: x", 80), "Warning: x");
         assert_eq!(clean_line("abcdef", 3), "abc…");
     }
 }

@@ -170,9 +170,16 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     let planned = plan::plan(opts)?;
     let (plan, qset, mut record) = (planned.plan, planned.qset, planned.record);
     // The units rebuild the base themselves; this process keeps nothing of it.
-    drop((planned.corpus, planned.seal, planned.spec));
+    drop((planned.corpus, planned.seal, planned.agent));
     let _demo = planned.demo_dirs;
     let todo = crate::round::executor::todo(&plan)?;
+    // The preflight checks this machine's agent; the units run on others.
+    let preflight = format!(
+        "not run: --executor {} runs the units on other machines (check one with harness doctor there)",
+        exec.spec.name()
+    );
+    println!("preflight: {preflight}");
+    record.preflight = Some(preflight);
     let config = crate::config::load(Some(&plan.base.repo))?;
     let slurm = SlurmOptions::resolve(
         &config.config.slurm,

@@ -119,6 +119,9 @@ pub struct AgentSpec {
     pub credential_env: Vec<String>,
     /// Credential files (relative to a home folder) copied into the fresh home.
     pub credential_files: Vec<String>,
+    /// Other non-memory files (a provider config) copied into the fresh home: the
+    /// explicit `home_files` list of `harness.toml`, recorded in the round.
+    pub home_files: Vec<String>,
 }
 
 /// The per-dispatch values substituted into a template.
@@ -138,9 +141,25 @@ pub struct Invocation<'a> {
 
 const PLACEHOLDERS: [&str; 4] = ["prompt", "prompt_file", "model", "workdir"];
 
-const CLAUDE_TEMPLATE: &str = "claude -p --output-format json --model {model} -- {prompt}";
-const CODEX_TEMPLATE: &str = "codex exec --skip-git-repo-check --json --model {model} -- {prompt}";
-const GEMINI_TEMPLATE: &str = "gemini --output-format json -m {model} --prompt={prompt}";
+/// The CLI versions the presets were checked against: (preset, npm package, version). The
+/// flags, output formats and variables below were read from these versions' `--help` and
+/// shipped code, and `.ci/agents.sh` installs exactly these for the real-CLI tests.
+pub const CHECKED_VERSIONS: [(Preset, &str, &str); 3] = [
+    (Preset::Claude, "@anthropic-ai/claude-code", "2.1.328"),
+    (Preset::Codex, "@openai/codex", "0.169.0"),
+    (Preset::Gemini, "@google/gemini-cli", "0.61.0"),
+];
+
+// Claude: stream-json (which needs --verbose) is the only headless format that shows tool
+// results, so a tool error is visible; its last line is the same result object as `json`.
+// --no-session-persistence: no transcript is written into the fresh home.
+const CLAUDE_TEMPLATE: &str = "claude -p --output-format stream-json --verbose --no-session-persistence --model {model} -- {prompt}";
+// Codex: --ephemeral writes no session files.
+const CODEX_TEMPLATE: &str =
+    "codex exec --skip-git-repo-check --ephemeral --json --model {model} -- {prompt}";
+// Gemini: headless Gemini refuses an untrusted folder (exit 55) without --skip-trust.
+const GEMINI_TEMPLATE: &str =
+    "gemini --output-format json --skip-trust -m {model} --prompt={prompt}";
 
 impl Preset {
     /// The preset's name on the command line and in `harness.toml` `[agents.NAME]`.
@@ -180,6 +199,102 @@ impl Preset {
         }
     }
 
+    /// Variables naming the model endpoint, passed when set (names recorded, values are
+    /// not secrets). Codex ignores `OPENAI_BASE_URL`; [`Preset::setup`] turns it into
+    /// `-c openai_base_url=…`.
+    pub fn endpoint_env(self) -> &'static [&'static str] {
+        match self {
+            Preset::Claude => &["ANTHROPIC_BASE_URL"],
+            Preset::Codex => &["OPENAI_BASE_URL"],
+            Preset::Gemini => &["GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL"],
+        }
+    }
+
+    /// The version this preset was checked against (see [`CHECKED_VERSIONS`]).
+    pub fn checked_version(self) -> (&'static str, &'static str) {
+        CHECKED_VERSIONS
+            .iter()
+            .find(|(p, _, _)| *p == self)
+            .map(|(_, pkg, v)| (*pkg, *v))
+            .unwrap_or(("", ""))
+    }
+
+    /// How a user installs the checked version.
+    pub fn install_hint(self) -> String {
+        let (pkg, v) = self.checked_version();
+        format!("npm install -g {pkg}@{v}")
+    }
+
+    /// What the preset needs per dispatch beyond its template (see [`PresetSetup`]).
+    /// `env` reads the harness's environment.
+    pub fn setup(self, input: &SetupInput<'_>) -> PresetSetup {
+        let mut s = PresetSetup::default();
+        let get = |k: &str| (input.env)(k).filter(|v| !v.is_empty());
+        match self {
+            Preset::Claude => {
+                // Without a cap Claude retries an unreachable endpoint for minutes; the
+                // harness has --retries for infrastructure. No telemetry, no auto-update:
+                // nothing leaves the machine but the model calls.
+                for (k, v) in [
+                    ("CLAUDE_CODE_MAX_RETRIES", "2"),
+                    ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+                    ("DISABLE_AUTOUPDATER", "1"),
+                ] {
+                    if get(k).is_none() {
+                        s.env.push((k.into(), v.into()));
+                    }
+                }
+            }
+            Preset::Codex => {
+                if input.sandboxed {
+                    // Codex's own sandbox (bubblewrap) cannot start inside ours: every shell
+                    // command would fail. Ours is the boundary.
+                    s.args
+                        .push("--dangerously-bypass-approvals-and-sandbox".into());
+                }
+                if let Some(url) = get("OPENAI_BASE_URL") {
+                    s.args.push("-c".into());
+                    s.args.push(format!("openai_base_url={url}"));
+                }
+                if get("CODEX_API_KEY").is_none() {
+                    if let Some(key) = get("OPENAI_API_KEY") {
+                        // `codex exec` sends only CODEX_API_KEY (0.169.0).
+                        s.env.push(("CODEX_API_KEY".into(), key));
+                    }
+                }
+            }
+            Preset::Gemini => {
+                let mut settings = serde_json::json!({
+                    "privacy": {"usageStatisticsEnabled": false},
+                });
+                // GOOGLE_GEMINI_BASE_URL alone selects the "gateway" auth type, which
+                // headless 0.61.0 refuses ("Invalid auth method selected"): name the key's.
+                let selected = if get("GOOGLE_GENAI_USE_VERTEXAI").as_deref() == Some("true") {
+                    Some("vertex-ai")
+                } else if get("GEMINI_API_KEY").is_some() {
+                    Some("gemini-api-key")
+                } else {
+                    None
+                };
+                if let Some(sel) = selected {
+                    settings["security"] = serde_json::json!({"auth": {"selectedType": sel}});
+                }
+                if input.deliver {
+                    // The plant folder is git-ignored, and Gemini's read_file refuses ignored
+                    // files: a seal the agent is told about but cannot open measures nothing.
+                    // Only in deliver mode, both arms alike; discover keeps the CLI's defaults.
+                    settings["context"] =
+                        serde_json::json!({"fileFiltering": {"respectGitIgnore": false}});
+                    s.notes.push(
+                        "gemini: context.fileFiltering.respectGitIgnore=false (deliver)".into(),
+                    );
+                }
+                s.settings = Some((PathBuf::from(".gemini/settings.json"), settings));
+            }
+        }
+        s
+    }
+
     /// Credential files, relative to a home folder. Only credentials: never memory,
     /// history, instructions, projects or sessions.
     pub fn credential_files(self) -> &'static [&'static str] {
@@ -213,6 +328,108 @@ impl Preset {
             _ => OutputFormat::Text,
         }
     }
+}
+
+/// What a dispatch knows that a preset's setup depends on.
+pub struct SetupInput<'a> {
+    /// The agent runs inside the harness's sandbox (`--sandbox` other than `none`).
+    pub sandboxed: bool,
+    /// `--deliver`: the prompt names a planted path the agent must be able to read.
+    pub deliver: bool,
+    /// The harness's environment.
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// What a preset adds to one dispatch: flags (inserted before the prompt), variables the
+/// runner sets in the agent's environment, and a settings file merged into the fresh home.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PresetSetup {
+    /// Flags inserted before `--`/the prompt.
+    pub args: Vec<String>,
+    /// Variables set in the agent's environment.
+    pub env: Vec<(String, String)>,
+    /// A JSON settings file (relative to the fresh home) merged over what is there.
+    pub settings: Option<(PathBuf, serde_json::Value)>,
+    /// What was changed from the CLI's defaults, for the round record.
+    pub notes: Vec<String>,
+}
+
+/// Memory, instructions and hooks never go into a fresh home: they would tell CTRL what
+/// only ARM should know, or run the user's code.
+const NEVER_CARRIED: [&str; 5] = [
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    "hooks",
+    "settings.json",
+];
+
+/// Checks a `home_files` entry of `harness.toml`: relative, inside the home, and not memory,
+/// instructions, hooks or a settings file (which can hold hooks).
+pub fn check_home_file(rel: &str) -> Result<()> {
+    let bad = |reason: &str| Error::Template {
+        template: rel.to_string(),
+        reason: format!("home_files: {reason}"),
+    };
+    let p = Path::new(rel);
+    if rel.is_empty() || p.is_absolute() {
+        return Err(bad("must be a path relative to the home folder"));
+    }
+    if p.components()
+        .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(bad("must stay inside the home folder (no `..`)"));
+    }
+    for c in p.components() {
+        let name = c.as_os_str().to_string_lossy();
+        if NEVER_CARRIED.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+            return Err(bad(&format!(
+                "`{name}` is memory, instructions or hooks; it never goes into a fresh home"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Inserts `extra` flags before the prompt: before a `--` element or the first element that
+/// carries `{prompt}`/`{prompt_file}`, else at the end.
+pub fn insert_args(template: &[String], extra: &[String]) -> Vec<String> {
+    if extra.is_empty() {
+        return template.to_vec();
+    }
+    let at = template
+        .iter()
+        .position(|a| a == "--" || a.contains("{prompt}") || a.contains("{prompt_file}"))
+        .unwrap_or(template.len())
+        .max(1);
+    let mut out = template[..at].to_vec();
+    out.extend(extra.iter().cloned());
+    out.extend(template[at..].iter().cloned());
+    out
+}
+
+/// Merges `value` over the JSON object in `path` (created when missing), mode 0600.
+pub fn merge_settings(path: &Path, value: &serde_json::Value) -> Result<()> {
+    fn merge(into: &mut serde_json::Value, from: &serde_json::Value) {
+        match (into, from) {
+            (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+                for (k, v) in b {
+                    merge(a.entry(k.clone()).or_insert(serde_json::Value::Null), v);
+                }
+            }
+            (slot, v) => *slot = v.clone(),
+        }
+    }
+    let mut current = fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| serde_json::json!({}));
+    merge(&mut current, value);
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| Error::io_at(parent, e))?;
+    }
+    write_private(path, current.to_string().as_bytes())
 }
 
 /// Splits a template with shell rules (no shell ever runs it) and checks placeholders.
@@ -286,6 +503,7 @@ impl AgentSpec {
                 output: OutputFormat::Text,
                 credential_env: Vec::new(),
                 credential_files: Vec::new(),
+                home_files: Vec::new(),
             });
         }
         if let Some(kind) = BaselineKind::from_name(agent) {
@@ -303,6 +521,7 @@ impl AgentSpec {
                 output: OutputFormat::Text,
                 credential_env: Vec::new(),
                 credential_files: Vec::new(),
+                home_files: Vec::new(),
             });
         }
         let preset = match agent {
@@ -321,6 +540,7 @@ impl AgentSpec {
             credential_env: preset
                 .credential_env()
                 .iter()
+                .chain(preset.endpoint_env())
                 .map(|s| s.to_string())
                 .collect(),
             credential_files: preset
@@ -328,7 +548,31 @@ impl AgentSpec {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            home_files: Vec::new(),
         })
+    }
+
+    /// Applies `harness.toml`'s `extra_args` (inserted before the prompt) and `home_files`
+    /// (checked: never memory, instructions or hooks).
+    pub fn with_config(mut self, extra_args: &[String], home_files: &[String]) -> Result<Self> {
+        if matches!(self.kind, AgentKind::Baseline(_)) {
+            if extra_args.is_empty() && home_files.is_empty() {
+                return Ok(self);
+            }
+            return Err(Error::Template {
+                template: self.name.clone(),
+                reason: "a built-in agent takes no extra_args or home_files".into(),
+            });
+        }
+        for f in home_files {
+            check_home_file(f)?;
+        }
+        self.template = insert_args(&self.template, extra_args);
+        if let AgentKind::Preset(p) = self.kind {
+            self.output = p.output_of(&self.template);
+        }
+        self.home_files = home_files.to_vec();
+        Ok(self)
     }
 
     /// Sets the `prompt_stdin` option (config `prompt_stdin = true`): the prompt is fed
@@ -543,7 +787,7 @@ pub fn install_credentials(
     fresh_home: &Path,
 ) -> Result<Vec<PathBuf>> {
     let mut copied = Vec::new();
-    for rel in &spec.credential_files {
+    for rel in spec.credential_files.iter().chain(&spec.home_files) {
         let src = user_home.join(rel);
         if !src.is_file() {
             continue;

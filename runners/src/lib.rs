@@ -4,6 +4,7 @@
 //! per-dispatch checkout); the process side runs the agent (specs, the process runner with its
 //! allowlisted environment and fresh home, the baseline agents, the sandbox).
 
+pub mod activity;
 pub mod agent;
 pub mod base;
 pub mod baseline;
@@ -17,9 +18,10 @@ pub mod sandbox;
 pub mod search;
 pub mod temproot;
 
+pub use activity::{infrastructure_failure, read_activity, AgentActivity};
 pub use agent::{
     extract_answer, install_credentials, AgentKind, AgentSpec, BaselineKind, Invocation,
-    OutputFormat, Preset,
+    OutputFormat, Preset, PresetSetup, SetupInput, CHECKED_VERSIONS,
 };
 pub use base::{resolve_base, Base};
 pub use checkout::{copy_tree, remove_tree, Checkout, Plant, Seal, Template, Treediff};

@@ -241,6 +241,9 @@ pub struct RunSpec {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Cap on kept bytes per stream.
     pub max_output: usize,
+    /// Variables the runner sets with these values (a preset's own settings, e.g. a retry
+    /// cap); never `HOME` or another runner-set name.
+    pub set_env: Vec<(String, String)>,
 }
 
 impl RunSpec {
@@ -256,6 +259,7 @@ impl RunSpec {
             grace: DEFAULT_GRACE,
             cancel: None,
             max_output: DEFAULT_MAX_OUTPUT,
+            set_env: Vec::new(),
         }
     }
 }
@@ -501,7 +505,13 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
         .argv
         .first()
         .ok_or_else(|| Error::Sandbox("empty argv".into()))?;
-    let env = allowlisted_env(std::env::vars_os(), &spec.pass_env, &spec.home)?;
+    let mut env = allowlisted_env(std::env::vars_os(), &spec.pass_env, &spec.home)?;
+    for (k, v) in &spec.set_env {
+        check_pass_env(std::slice::from_ref(k))?;
+        env.retain(|(name, _)| name != k.as_str());
+        env.push((OsString::from(k), OsString::from(v)));
+    }
+    env.sort_by(|a, b| a.0.cmp(&b.0));
     let env_names: Vec<String> = env
         .iter()
         .map(|(k, _)| k.to_string_lossy().into_owned())

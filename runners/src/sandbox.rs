@@ -154,6 +154,9 @@ pub struct Isolation {
     /// dispatch's reaper ([`crate::reap::supervise`]).
     #[serde(default)]
     pub stray_processes: Vec<String>,
+    /// Why the agent's program got no read rule, when it did not.
+    #[serde(default)]
+    pub program_refusals: Vec<String>,
 }
 
 impl Isolation {
@@ -541,6 +544,8 @@ pub struct AllowedPaths {
     pub devices: Vec<PathBuf>,
     /// Full access: checkout, home, tmp.
     pub read_write: Vec<PathBuf>,
+    /// Why the agent's program (or its interpreter) got no rule at all.
+    pub program_refusals: Vec<String>,
 }
 
 const SYSTEM_DIRS: [&str; 9] = [
@@ -627,11 +632,13 @@ pub fn allowed_paths(
         .iter()
         .map(|f| fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
         .collect();
-    let push = |v: &mut Vec<PathBuf>, p: PathBuf| {
-        let clashes = forbidden
+    let clashes = |p: &Path| {
+        forbidden
             .iter()
-            .any(|f| f.starts_with(&p) || p.starts_with(f));
-        if p.exists() && !clashes && !v.contains(&p) {
+            .any(|f| f.starts_with(p) || p.starts_with(f))
+    };
+    let push = |v: &mut Vec<PathBuf>, p: PathBuf| {
+        if p.exists() && !clashes(&p) && !v.contains(&p) {
             v.push(p);
         }
     };
@@ -666,14 +673,34 @@ pub fn allowed_paths(
                 }
             }
             for p in chain {
-                if let Some(prefix) = install_prefix(&p) {
-                    if !is_too_broad(&prefix) {
-                        push(&mut a.read_exec, prefix);
-                    } else if let Some(dir) = p.parent().filter(|d| !is_too_broad(d)) {
-                        push(&mut a.read_exec, dir.to_path_buf());
-                    } else {
-                        // A program kept right in a home: that file alone.
-                        push(&mut a.read_exec, p.clone());
+                // The widest of: install prefix, the program's folder, the file alone, that
+                // neither is too broad nor clashes with a forbidden path. A script kept
+                // beside the repository (`~/work/agent.sh` next to `~/work/my-project`) gets
+                // its file alone; a rule dropped for a clash is said, never silent.
+                let candidates = [
+                    install_prefix(&p).filter(|x| !is_too_broad(x)),
+                    p.parent()
+                        .filter(|d| !is_too_broad(d))
+                        .map(Path::to_path_buf),
+                    Some(p.clone()),
+                ];
+                match candidates.into_iter().flatten().find(|c| !clashes(c)) {
+                    Some(c) => push(&mut a.read_exec, c),
+                    None => {
+                        let why = format!(
+                            "{} clashes with the forbidden path {}: no rule may admit it",
+                            p.display(),
+                            forbidden
+                                .iter()
+                                .find(|f| {
+                                    p.starts_with(f) || p.parent().is_some_and(|d| f.starts_with(d))
+                                })
+                                .map(|f| f.display().to_string())
+                                .unwrap_or_else(|| "?".into())
+                        );
+                        if !a.program_refusals.contains(&why) {
+                            a.program_refusals.push(why);
+                        }
                     }
                 }
             }
@@ -886,6 +913,7 @@ pub fn run_sandboxed_with(
         refused: false,
         exec_error: None,
         stray_processes: Vec::new(),
+        program_refusals: Vec::new(),
     };
 
     let mut ruleset: Option<RulesetCreated> = None;
@@ -894,6 +922,7 @@ pub fn run_sandboxed_with(
             Err(e) => iso.missing.push(format!("landlock: {e}")),
             Ok(_) => {
                 let allowed = allowed_paths(req, agent_argv, path_var.as_deref());
+                iso.program_refusals = allowed.program_refusals.clone();
                 match build_ruleset(&allowed) {
                     Ok(r) => ruleset = Some(r),
                     Err(e) => iso.missing.push(format!("landlock: {e}")),
@@ -1086,10 +1115,23 @@ pub fn run_sandboxed_with(
     }
     iso.refused = refused != 0;
     if exec_got == 4 {
+        let errno = i32::from_ne_bytes(exec_errno);
+        let rule = if iso.program_refusals.is_empty() {
+            if errno == libc::EACCES && iso.landlock.is_some() {
+                " (Landlock: the program's folder got no read+execute rule; run it from a folder outside the repository, the out-dir and the inputs, or use --sandbox none)".to_string()
+            } else {
+                String::new()
+            }
+        } else {
+            format!(
+                " (Landlock: {}; move it out of that folder, or use --sandbox none)",
+                iso.program_refusals.join("; ")
+            )
+        };
         iso.exec_error = Some(format!(
-            "exec {}: {}",
+            "exec {}: {}{rule}",
             program.display(),
-            describe_errno(i32::from_ne_bytes(exec_errno))
+            describe_errno(errno)
         ));
     }
     iso.compute_level();

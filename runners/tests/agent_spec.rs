@@ -101,7 +101,9 @@ fn presets_use_their_documented_non_interactive_modes() {
             "claude",
             "-p",
             "--output-format",
-            "json",
+            "stream-json",
+            "--verbose",
+            "--no-session-persistence",
             "--model",
             "sonnet",
             "--",
@@ -110,7 +112,16 @@ fn presets_use_their_documented_non_interactive_modes() {
     );
     assert_eq!(
         strs(claude.argv(&inv("q", None)).unwrap()),
-        vec!["claude", "-p", "--output-format", "json", "--", "q"]
+        vec![
+            "claude",
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--no-session-persistence",
+            "--",
+            "q"
+        ]
     );
 
     let codex = AgentSpec::parse("codex", None).unwrap();
@@ -121,6 +132,7 @@ fn presets_use_their_documented_non_interactive_modes() {
             "codex",
             "exec",
             "--skip-git-repo-check",
+            "--ephemeral",
             "--json",
             "--",
             "q"
@@ -135,6 +147,7 @@ fn presets_use_their_documented_non_interactive_modes() {
             "gemini",
             "--output-format",
             "json",
+            "--skip-trust",
             "-m",
             "g2",
             "--prompt=q"
@@ -297,4 +310,77 @@ fn only_credentials_are_copied_into_the_fresh_home() {
             .is_empty(),
         "absent file is skipped"
     );
+}
+
+#[test]
+fn preset_setup_bypasses_codex_sandbox_only_inside_ours_and_maps_openai_variables() {
+    let env = |k: &str| match k {
+        "OPENAI_BASE_URL" => Some("http://127.0.0.1:9/v1".to_string()),
+        "OPENAI_API_KEY" => Some("k".to_string()),
+        _ => None,
+    };
+    let inside = Preset::Codex.setup(&runners::SetupInput {
+        sandboxed: true,
+        deliver: false,
+        env: &env,
+    });
+    assert!(inside
+        .args
+        .contains(&"--dangerously-bypass-approvals-and-sandbox".to_string()));
+    assert!(inside
+        .args
+        .contains(&"openai_base_url=http://127.0.0.1:9/v1".to_string()));
+    assert_eq!(inside.env, vec![("CODEX_API_KEY".into(), "k".into())]);
+    let outside = Preset::Codex.setup(&runners::SetupInput {
+        sandboxed: false,
+        deliver: false,
+        env: &env,
+    });
+    assert!(!outside
+        .args
+        .contains(&"--dangerously-bypass-approvals-and-sandbox".to_string()));
+}
+
+#[test]
+fn gemini_reads_ignored_files_only_when_a_path_is_delivered() {
+    let env = |k: &str| (k == "GEMINI_API_KEY").then(|| "k".to_string());
+    let setup = |deliver| {
+        Preset::Gemini
+            .setup(&runners::SetupInput {
+                sandboxed: true,
+                deliver,
+                env: &env,
+            })
+            .settings
+            .unwrap()
+            .1
+    };
+    assert_eq!(
+        setup(true)["context"]["fileFiltering"]["respectGitIgnore"],
+        false
+    );
+    assert!(
+        setup(false).get("context").is_none(),
+        "discover keeps the defaults"
+    );
+    assert_eq!(
+        setup(false)["security"]["auth"]["selectedType"],
+        "gemini-api-key"
+    );
+}
+
+#[test]
+fn home_files_never_carry_memory_or_hooks() {
+    for bad in [
+        "CLAUDE.md",
+        ".codex/AGENTS.md",
+        ".gemini/GEMINI.md",
+        ".claude/hooks/x",
+        ".gemini/settings.json",
+        "../x",
+        "/etc/passwd",
+    ] {
+        assert!(runners::agent::check_home_file(bad).is_err(), "{bad}");
+    }
+    assert!(runners::agent::check_home_file(".codex/config.toml").is_ok());
 }

@@ -322,6 +322,7 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit
         }
         ("none (round incomplete)".to_string(), Exit::Incomplete)
     };
+    crate::usage::report(out, plan)?;
     write_round_done(out, record, &report, complete, &verdict_line)?;
     println!();
     println!("files: {}", out.display());

@@ -41,13 +41,17 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
         mut record,
         corpus,
         seal,
-        spec,
+        agent,
         demo_dirs,
         lock: _lock,
     } = plan::plan(opts)?;
     let todo = executor::todo(&plan)?;
     journal::fault_point("planned");
-    let rt = unit::Runtime::new(&plan, &corpus, seal, spec, demo_dirs)?;
+    let rt = unit::Runtime::new(&plan, &corpus, seal, agent, demo_dirs)?;
+    if !todo.is_empty() {
+        record.preflight = rt.preflight(&plan)?;
+        record::save_round(&plan.out, &record)?;
+    }
     executor::run_local(&plan, &rt, &todo, jobs, quiet)?;
     collect::settle(&plan, &mut record);
     let cancelled = rt.cancelled();

@@ -109,6 +109,9 @@ pub struct RunOptions {
     pub quiet: bool,
     /// `--demo`.
     pub demo: Option<DemoMode>,
+    /// `--no-preflight` (this run's choice, like `--jobs`: not carried into a resume).
+    #[serde(default)]
+    pub no_preflight: bool,
     /// `--lexicon`: the user's extension of the standard lexicon (recorded, so a resumed or
     /// collected round reads its answers as planned).
     #[serde(default)]
@@ -148,6 +151,7 @@ impl RunOptions {
             sandbox: runners::SandboxMode::Auto,
             quiet: false,
             demo: None,
+            no_preflight: false,
             lexicon: None,
             token_match: scorer::TokenMatch::Word,
         }

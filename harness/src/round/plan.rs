@@ -3,6 +3,7 @@
 //! (with `round.json`) before any agent starts; nothing is dispatched here.
 
 use super::options::{Arms, DemoMode, RunOptions};
+use crate::agents::RoundAgent;
 use crate::demo;
 use crate::exit::{Exit, Fail};
 use crate::gate::{self, GateInput, GateReport, Phase};
@@ -12,7 +13,7 @@ use crate::prompt::compose_prompt;
 use crate::record::{self, InputRecord, ManifestRecord, RoundRecord, RoundStatus};
 use anyhow::{Context, Result};
 use rand::Rng;
-use runners::{AgentSpec, Corpus, Label, Plant, Seal};
+use runners::{Corpus, Label, Plant, Seal};
 use scorer::{Arm, Qset};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,7 +32,7 @@ pub struct Planned {
     /// The seal planted in ARM.
     pub seal: Option<Seal>,
     /// The agent.
-    pub spec: AgentSpec,
+    pub agent: RoundAgent,
     /// The demo's temp folders, alive as long as the round needs them.
     pub demo_dirs: Option<DemoDirs>,
     /// The out-dir's lock, held for the whole round.
@@ -101,14 +102,14 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         planted_path.as_deref(),
         out_name,
     )?;
-    let (spec, override_template) = resolve_agent(&opts, &base)?;
+    let (agent, override_template) = resolve_agent(&opts, &base)?;
     let mut record = round_record(
         &opts,
         &inputs,
         &base,
         manifest_status,
         &gate,
-        &spec,
+        &agent,
         planted_path.clone(),
     );
     let lock = open_out(&opts, &out, &mut record)?;
@@ -141,7 +142,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         agent: PlannedAgent {
             name: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
             override_template,
-            template: spec.template.clone(),
+            template: agent.spec.template.clone(),
             prompt_stdin: opts.prompt_stdin,
         },
         forbid,
@@ -154,7 +155,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         record,
         corpus,
         seal: inputs.seal,
-        spec,
+        agent,
         demo_dirs,
         lock,
     })
@@ -201,6 +202,7 @@ pub fn resume_options(given: RunOptions) -> Result<RunOptions> {
         jobs: given.jobs,
         quiet: given.quiet,
         keep_checkouts: given.keep_checkouts,
+        no_preflight: given.no_preflight,
         ..recorded
     })
 }
@@ -570,20 +572,26 @@ fn start_gate(
     }
 }
 
-/// The agent spec (preset, `harness.toml` override or template) and the override it used. A
-/// template that never carries the prompt, or names an unknown placeholder, fails the same way
-/// for every dispatch: refused here, before anything is dispatched.
-fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(AgentSpec, Option<String>)> {
+/// The round's agent (preset or template, `harness.toml` overrides, the preset's setup for this
+/// sandbox and delivery) and the command override it used. A template that never carries the
+/// prompt, or names an unknown placeholder, fails the same way for every dispatch: refused
+/// here, before anything is dispatched.
+fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(RoundAgent, Option<String>)> {
     let agent_name = opts.agent.clone().unwrap_or_else(|| "baseline-grep".into());
     let config = crate::config::load(Some(&base.workdir))?;
     let override_tpl = config
         .config
         .agents
         .get(&agent_name)
-        .map(|a| a.command.clone());
-    let spec = AgentSpec::parse(&agent_name, override_tpl.as_deref())
-        .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?
-        .with_prompt_stdin(opts.prompt_stdin);
+        .and_then(|a| a.command.clone());
+    let agent = crate::agents::resolve(
+        &agent_name,
+        &config,
+        opts.prompt_stdin,
+        opts.sandbox != runners::SandboxMode::None,
+        opts.deliver,
+    )?;
+    let spec = &agent.spec;
     runners::check_pass_env(&opts.pass_env).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
     spec.argv(&runners::Invocation {
         prompt: "",
@@ -593,7 +601,7 @@ fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(AgentSpec, 
         harness_exe: Path::new("harness"),
     })
     .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
-    Ok((spec, override_tpl))
+    Ok((agent, override_tpl))
 }
 
 /// Labels read back from the round's journal on `--resume`, else none (fresh ones are drawn).
@@ -681,7 +689,7 @@ fn round_record(
     base: &runners::Base,
     manifest: ManifestRecord,
     gate: &GateReport,
-    spec: &AgentSpec,
+    agent: &RoundAgent,
     planted_path: Option<String>,
 ) -> RoundRecord {
     let demo_label = opts.demo.map(DemoMode::as_str);
@@ -705,7 +713,9 @@ fn round_record(
             dirty: base.dirty,
         },
         agent: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
-        agent_command: spec.template.clone(),
+        agent_command: agent.spec.template.clone(),
+        agent_notes: agent.notes(),
+        preflight: None,
         prompt_stdin: opts.prompt_stdin,
         sandbox: opts.sandbox.name().into(),
         model: opts.model.clone(),

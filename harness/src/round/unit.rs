@@ -3,6 +3,7 @@
 //! into it, and this process's [`Runtime`]. Output: the dispatch's files in the out-dir and its
 //! [`DispatchRecord`]. Idempotent per index: a unit writes only its own `<label>_r<n>.*`.
 
+use crate::agents::RoundAgent;
 use crate::exit::{Exit, Fail};
 use crate::journal::{Dispatch, Plan};
 use crate::record::{DispatchRecord, DispatchStatus};
@@ -10,7 +11,7 @@ use crate::retry::AgentsOwn;
 use crate::sandbox::SandboxPlan;
 use crate::text::clean_line;
 use anyhow::{Context, Result};
-use runners::{AgentSpec, Corpus, Plant, ProcessGroups, RunOutcome, Seal, TempRoot, Template};
+use runners::{Corpus, Plant, ProcessGroups, RunOutcome, Seal, TempRoot, Template};
 use scorer::Arm;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,7 +23,9 @@ pub struct Runtime {
     template: Template,
     temp_root: TempRoot,
     seal: Option<Seal>,
-    spec: AgentSpec,
+    agent: RoundAgent,
+    /// The planted path ARM's prompt names (`--deliver`), for telling a denied read of it.
+    delivered: Option<String>,
     sandbox: SandboxPlan,
     harness_exe: PathBuf,
     groups: ProcessGroups,
@@ -38,7 +41,7 @@ impl Runtime {
         plan: &Plan,
         corpus: &Corpus,
         seal: Option<Seal>,
-        spec: AgentSpec,
+        agent: RoundAgent,
         demo: Option<super::plan::DemoDirs>,
     ) -> Result<Runtime> {
         let temp_root = TempRoot::create(&[&plan.out, &corpus.base.workdir])?;
@@ -50,11 +53,16 @@ impl Runtime {
             .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
         let template_dir = temp_root.fresh_dir()?;
         let template = Template::build(corpus, &plant, &template_dir)?;
+        let delivered = match (&seal, plan.options.deliver) {
+            (Some(s), true) => Some(plant.seal_path(s)),
+            _ => None,
+        };
         Ok(Runtime {
             template,
             temp_root,
             seal,
-            spec,
+            agent,
+            delivered,
             sandbox,
             harness_exe: std::env::current_exe()?,
             groups: ProcessGroups::new(),
@@ -89,8 +97,8 @@ impl Runtime {
             (Some(s), Some(p)) => Some(read_planned_seal(s, &p)?),
             _ => None,
         };
-        let spec = planned_agent(plan)?;
-        Runtime::new(plan, &corpus, seal, spec, demo)
+        let agent = planned_agent(plan)?;
+        Runtime::new(plan, &corpus, seal, agent, demo)
     }
 
     /// The temp root: kept for inspection (`--keep-checkouts`, said on stdout) or removed.
@@ -100,6 +108,25 @@ impl Runtime {
         } else {
             let _ = self.temp_root.remove();
         }
+    }
+
+    /// The one "reply READY" call of the agent in a throwaway checkout under the round's
+    /// sandbox, before any dispatch (exit 8 when it fails); `None` under `--no-preflight`.
+    pub fn preflight(&self, plan: &Plan) -> Result<Option<String>> {
+        crate::preflight::run_unless(
+            plan.options.no_preflight,
+            &crate::preflight::Input {
+                agent: &self.agent,
+                sandbox: &self.sandbox,
+                template: &self.template,
+                temp_root: &self.temp_root,
+                harness_exe: &self.harness_exe,
+                pass_env: &plan.options.pass_env,
+                model: plan.options.model.as_deref(),
+                timeout: plan.options.timeout,
+                user_home: self.user_home.clone(),
+            },
+        )
     }
 
     /// Whether Ctrl-C was pressed.
@@ -128,13 +155,19 @@ fn read_planned_seal(s: &crate::journal::PlannedSeal, path: &Path) -> Result<Sea
     Seal::new(&s.name, bytes).map_err(|e| Fail::new(Exit::Usage, e.to_string()).into())
 }
 
-/// The agent re-parsed from the plan; a command that resolves differently now is refused.
-fn planned_agent(plan: &Plan) -> Result<AgentSpec> {
+/// The agent resolved again as the plan did (same `harness.toml`, sandbox and delivery); a
+/// command that resolves differently now is refused.
+fn planned_agent(plan: &Plan) -> Result<RoundAgent> {
     let a = &plan.agent;
-    let spec = AgentSpec::parse(&a.name, a.override_template.as_deref())
-        .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?
-        .with_prompt_stdin(a.prompt_stdin);
-    if spec.template != a.template {
+    let config = crate::config::load(Some(&plan.base.repo))?;
+    let agent = crate::agents::resolve(
+        &a.name,
+        &config,
+        a.prompt_stdin,
+        plan.options.sandbox != runners::SandboxMode::None,
+        plan.options.deliver,
+    )?;
+    if agent.spec.template != a.template {
         return Err(Fail::new(
             Exit::Usage,
             format!(
@@ -144,7 +177,7 @@ fn planned_agent(plan: &Plan) -> Result<AgentSpec> {
         )
         .into());
     }
-    Ok(spec)
+    Ok(agent)
 }
 
 /// Writes one file of a dispatch into the out-dir through a temp name and a rename.
@@ -227,8 +260,9 @@ fn execute_inner(
     rec.treediff = Some(serde_json::to_value(&checkout.treediff)?);
     let home = runners::DispatchHome::create(&dir)?;
     if let Some(user_home) = &rt.user_home {
-        runners::install_credentials(&rt.spec, user_home, &home.home)?;
+        runners::install_credentials(&rt.agent.spec, user_home, &home.home)?;
     }
+    rt.agent.prepare_home(&home.home)?;
     let outcome = run_agent(plan, d, rt, &dir, &work, &home)?;
     let report = dir.join("sandbox.json");
     rec.fill_from(&outcome);
@@ -242,10 +276,18 @@ fn execute_inner(
         let _ = runners::remove_tree(&dir);
     }
     judge_outcome(&outcome)?;
-    if rt.spec.output != runners::OutputFormat::Text {
+    if rt.agent.spec.output != runners::OutputFormat::Text {
         put(out, &format!("{stem}.raw"), &outcome.stdout)?;
     }
-    runners::extract_answer(&rt.spec, &outcome.stdout)
+    // A tool that failed for the instrument's reasons (a sandbox the CLI could not start, a
+    // denied read of the delivered path) fails the attempt, retried, never scored.
+    let (activity, tool_infra) =
+        crate::agents::assess(&rt.agent.spec, &outcome, rt.delivered.as_deref());
+    rec.activity = Some(activity);
+    if let Some(why) = tool_infra {
+        anyhow::bail!("{why}");
+    }
+    runners::extract_answer(&rt.agent.spec, &outcome.stdout)
         .map_err(|e| AgentsOwn(format!("reading the agent's result: {e}")).into())
 }
 
@@ -267,17 +309,18 @@ fn run_agent(
         workdir: work,
         harness_exe: &rt.harness_exe,
     };
-    let agent_argv = rt.spec.argv(&inv)?;
+    let agent_argv = rt.agent.spec.argv(&inv)?;
     let report = dir.join("sandbox.json");
     let argv = rt
         .sandbox
         .wrap(&rt.harness_exe, work, home, &report, agent_argv);
     let mut spec = runners::RunSpec::new(argv, work.to_path_buf(), home.clone(), opts.timeout);
-    spec.stdin = rt.spec.stdin_bytes(&d.prompt);
+    spec.stdin = rt.agent.spec.stdin_bytes(&d.prompt);
     let mut pass: Vec<String> = opts.pass_env.to_vec();
-    pass.extend(rt.spec.credential_env.iter().cloned());
+    pass.extend(rt.agent.spec.credential_env.iter().cloned());
     spec.pass_env = pass;
     spec.cancel = Some(rt.cancel.clone());
+    spec.set_env = rt.agent.setup.env.clone();
     runners::run_process(&spec, &rt.groups).context("starting the agent")
 }
 

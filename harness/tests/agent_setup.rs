@@ -1,0 +1,121 @@
+//! Agents as users keep them (issue 11), in the default suite: a `command:` script kept beside
+//! the repository runs under `--sandbox auto`, and a preset whose CLI is not installed stops
+//! at the preflight (exit 8) saying how to install it or choose another agent.
+
+mod common;
+use common::*;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// `<root>/work/my-project` (a repo), `<root>/work/handoff/` (qset, seal).
+fn world(root: &Path) -> PathBuf {
+    let work = root.join("work");
+    let project = work.join("my-project");
+    std::fs::create_dir_all(&project).unwrap();
+    make_repo(&project, &[("README.md", b"# billing service\n")]);
+    let handoff = work.join("handoff");
+    std::fs::create_dir_all(&handoff).unwrap();
+    let pos = tok("rot");
+    write_qset(
+        &handoff.join("qset.tsv"),
+        &[[
+            "q1",
+            "positive",
+            "Which value did the staging password rotation move to?",
+            &pos,
+        ]],
+    );
+    std::fs::write(
+        handoff.join("handoff-dec01.md"),
+        format!("The staging password rotation moved to {pos}.\n"),
+    )
+    .unwrap();
+    work
+}
+
+fn run(work: &Path, agent: &str, path: Option<&str>) -> std::process::Output {
+    let mut c = harness();
+    c.current_dir(work.join("my-project")).args([
+        "run",
+        "--qset",
+        "../handoff/qset.tsv",
+        "--seal",
+        "../handoff/handoff-dec01.md",
+        "--deliver",
+        "--reps",
+        "1",
+        "--quiet",
+        "--sandbox",
+        "auto",
+        "--agent",
+        agent,
+        "--out",
+        "../rounds/r1",
+    ]);
+    if let Some(p) = path {
+        c.env("PATH", p);
+    }
+    c.output().unwrap()
+}
+
+fn show(o: &std::process::Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn an_agent_script_beside_the_repository_runs_under_the_default_sandbox() {
+    let root = tempfile::tempdir().unwrap();
+    let work = world(root.path());
+    // `~/work/agent.sh` beside `~/work/my-project`; its folder holds the repository, the
+    // inputs and the out-dir, so no rule may cover the folder: the file alone is admitted.
+    let script = work.join("agent.sh");
+    std::fs::copy(agents_dir().join("sealreader.sh"), &script).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let o = run(
+        &work,
+        &format!("command:{} {{prompt}}", script.display()),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("preflight: agent `command` starts"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_preset_whose_cli_is_missing_stops_before_any_dispatch_saying_how_to_install_it() {
+    let root = tempfile::tempdir().unwrap();
+    let work = world(root.path());
+    let empty = root.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let path = format!("{}:/usr/bin:/bin", empty.display());
+    let o = run(&work, "claude", Some(&path));
+    assert_eq!(o.status.code(), Some(8), "{}", show(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("npm install -g @anthropic-ai/claude-code@"),
+        "names the install: {stderr}"
+    );
+    assert!(
+        stderr.contains("--agent"),
+        "names the other agents: {stderr}"
+    );
+    assert!(
+        !work
+            .join("rounds/r1")
+            .read_dir()
+            .map(|mut d| d.any(|e| {
+                e.map(|e| e.file_name().to_string_lossy().ends_with(".txt"))
+                    .unwrap_or(false)
+            }))
+            .unwrap_or(false),
+        "no dispatch ran"
+    );
+}

@@ -1,0 +1,304 @@
+//! Full rounds through the real Claude Code, Codex and Gemini CLIs against the scripted model
+//! endpoint (`tests/model-endpoint/endpoint.py`) on loopback (issue 11). `#[ignore]`: run by
+//! `.ci/agents.sh`, which installs the pinned CLIs into a project-local prefix and points
+//! `HARNESS_AGENTS_BIN` at it. A CLI that is absent makes its tests print why and pass; in CI
+//! the script installs them, so they run.
+//!
+//! The endpoint's script fixes the verdict: with `--deliver`, ARM's agent reads the planted
+//! seal with its own tool inside the sandbox and answers the positive item (PASS), and every
+//! other answer is "I don't know" (negative PASS in both arms) → `OK`, exit 0. In discover
+//! mode nothing names the seal, ARM cannot answer → `INSTRUMENT_INCOMPLETE`, exit 4.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn agents_bin() -> PathBuf {
+    std::env::var_os("HARNESS_AGENTS_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/opt/harness-agents/node_modules/.bin"))
+}
+
+/// The CLI's path, or `None` after printing why the test is skipped.
+fn cli(name: &str) -> Option<PathBuf> {
+    let p = agents_bin().join(name);
+    if p.is_file() {
+        Some(p)
+    } else {
+        println!(
+            "SKIP: {name} not installed at {} (bash .ci/agents.sh --install)",
+            p.display()
+        );
+        None
+    }
+}
+
+/// The scripted endpoint, killed when dropped.
+struct Endpoint {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl Endpoint {
+    fn start(dir: &Path, mode: &str) -> Endpoint {
+        let port_file = dir.join(format!("port-{mode}"));
+        let log = dir.join(format!("endpoint-{mode}.jsonl"));
+        let child = Command::new("python3")
+            .arg(workspace_root().join("tests/model-endpoint/endpoint.py"))
+            .args(["--mode", mode, "--lifetime", "900", "--log"])
+            .arg(&log)
+            .arg("--port-file")
+            .arg(&port_file)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("python3 runs the endpoint");
+        let t0 = Instant::now();
+        while !port_file.is_file() {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "endpoint did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let port = std::fs::read_to_string(&port_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        Endpoint { child, port, log }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// How many logged model calls carried a tool result back (the agent's tool ran).
+    fn tool_results(&self) -> usize {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| {
+                l.contains("\"tool_result\"")
+                    || l.contains("\"functionResponse\"")
+                    || l.contains("_call_output\"")
+            })
+            .count()
+    }
+}
+
+impl Drop for Endpoint {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Fixture {
+    root: tempfile::TempDir,
+}
+
+impl Fixture {
+    /// `work/my-project` (a small repo) and `work/handoff/` (qset and seal, outside it).
+    fn new() -> Fixture {
+        let root = tempfile::tempdir().unwrap();
+        let project = root.path().join("work/my-project");
+        std::fs::create_dir_all(&project).unwrap();
+        make_repo(
+            &project,
+            &[
+                ("README.md", b"# billing\nA small service.\n"),
+                ("src/main.py", b"print('billing')\n"),
+            ],
+        );
+        let handoff = root.path().join("work/handoff");
+        std::fs::create_dir_all(&handoff).unwrap();
+        let pos = tok("rot");
+        let neg = tok("own");
+        write_qset(
+            &handoff.join("qset.tsv"),
+            &[
+                [
+                    "q1",
+                    "positive",
+                    "Which value did the staging database password rotation move to?",
+                    &pos,
+                ],
+                [
+                    "q2",
+                    "negative",
+                    "Who signed off the cache eviction budget review?",
+                    &neg,
+                ],
+            ],
+        );
+        std::fs::write(
+            handoff.join("handoff-dec01.md"),
+            format!("# Hand-off\n\nThe staging database password rotation moved to {pos} on Tuesday.\nNothing else changed.\n"),
+        )
+        .unwrap();
+        Fixture { root }
+    }
+
+    fn work(&self) -> PathBuf {
+        self.root.path().join("work")
+    }
+
+    fn run(
+        &self,
+        agent: &str,
+        ep: &Endpoint,
+        extra: &[&str],
+        out: &str,
+    ) -> assert_cmd::assert::Assert {
+        let path = format!(
+            "{}:{}",
+            agents_bin().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut c = harness();
+        c.current_dir(self.work().join("my-project"))
+            .env("PATH", path)
+            .env("ANTHROPIC_BASE_URL", ep.url())
+            .env("ANTHROPIC_API_KEY", "sk-scripted")
+            .env("OPENAI_BASE_URL", format!("{}/v1", ep.url()))
+            .env("OPENAI_API_KEY", "sk-scripted")
+            .env_remove("CODEX_API_KEY")
+            .env("GOOGLE_GEMINI_BASE_URL", ep.url())
+            .env("GEMINI_API_KEY", "scripted")
+            .args([
+                "run",
+                "--qset",
+                "../handoff/qset.tsv",
+                "--seal",
+                "../handoff/handoff-dec01.md",
+                "--agent",
+                agent,
+                "--reps",
+                "1",
+                "--jobs",
+                "2",
+                "--timeout",
+                "180",
+                "--quiet",
+                "--out",
+            ])
+            .arg(self.work().join("rounds").join(out))
+            .args(extra)
+            .timeout(Duration::from_secs(900));
+        c.assert()
+    }
+
+    /// Every dispatch answered, with no tool error inside the agent.
+    fn dispatches_clean(&self, out: &str) -> Vec<serde_json::Value> {
+        let dir = self.work().join("rounds").join(out);
+        let mut recs = Vec::new();
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".json") && name.contains("_r") {
+                let v: serde_json::Value =
+                    serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap();
+                assert_eq!(v["status"], "answered", "{name}: {v:#}");
+                let errs = v["activity"]["tool_errors"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                assert!(errs.is_empty(), "{name}: tool errors {errs:?}");
+                recs.push(v);
+            }
+        }
+        assert_eq!(recs.len(), 4, "2 questions × 2 arms");
+        recs
+    }
+}
+
+fn deliver_and_discover(agent: &str, sandbox: &str) {
+    if cli(agent).is_none() {
+        return;
+    }
+    let f = Fixture::new();
+    let ep = Endpoint::start(f.root.path(), "ok");
+    let out = format!("{agent}-{sandbox}-deliver");
+    let a = f.run(agent, &ep, &["--deliver", "--sandbox", sandbox], &out);
+    let o = a.get_output();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "deliver: OK expected\n{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let recs = f.dispatches_clean(&out);
+    assert!(
+        ep.tool_results() >= 1,
+        "the agent's own read tool ran on the delivered path"
+    );
+    assert!(
+        recs.iter()
+            .any(|r| r["activity"]["turns"].as_u64().unwrap_or(0) >= 1),
+        "activity recorded: {recs:?}"
+    );
+    let out = format!("{agent}-{sandbox}-discover");
+    let a = f.run(agent, &ep, &["--sandbox", sandbox], &out);
+    let o = a.get_output();
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "discover: INSTRUMENT_INCOMPLETE expected (the agent does not find the seal)\n{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    f.dispatches_clean(&out);
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn claude_rounds_under_auto() {
+    deliver_and_discover("claude", "auto");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn codex_rounds_under_auto() {
+    deliver_and_discover("codex", "auto");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn gemini_rounds_under_auto() {
+    deliver_and_discover("gemini", "auto");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn claude_rounds_under_full_and_none() {
+    deliver_and_discover("claude", "full");
+    deliver_and_discover("claude", "none");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn preflight_names_an_unreachable_endpoint_before_any_dispatch() {
+    if cli("claude").is_none() {
+        return;
+    }
+    let f = Fixture::new();
+    let ep = Endpoint::start(f.root.path(), "refused");
+    let a = f.run("claude", &ep, &["--deliver"], "claude-refused");
+    let o = a.get_output();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(8), "{stderr}");
+    assert!(stderr.contains("preflight"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "no ANSI escapes in reasons");
+    let dir = f.work().join("rounds/claude-refused");
+    let answered = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".txt"))
+                .count()
+        })
+        .unwrap_or(0);
+    assert_eq!(answered, 0, "no dispatch ran");
+}
