@@ -77,29 +77,53 @@ fn running_tasks() -> Vec<String> {
         .collect()
 }
 
+/// Files named `started.*` in `gate`: agents of tests/agents/gatedreader.sh now mid-run.
+fn started(gate: &Path) -> usize {
+    std::fs::read_dir(gate)
+        .unwrap()
+        .filter(|e| {
+            let n = e.as_ref().unwrap().file_name();
+            n.to_string_lossy().starts_with("started.")
+        })
+        .count()
+}
+
+/// Waits (at most `secs`) until `done()` holds, saying `what` if it never does.
+fn wait_until(secs: u64, what: &str, done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(secs), "{what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 #[test]
 #[ignore = "needs a Slurm cluster: .ci/slurm.sh"]
 fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
     need_cluster();
     let r = Round::new();
     let out = r.out("preempted");
-    let agent = agent("slowreader.sh");
-    let run = spawn_slurm_round(&r, &out, &agent);
-    // Cancel the first task seen running, while its agent sleeps.
-    let start = Instant::now();
-    let victim = loop {
-        if let Some(t) = running_tasks().into_iter().next() {
-            break t;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no task ever ran"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    std::thread::sleep(Duration::from_millis(700));
+    // Every agent waits at a gate this test opens, so the cancel lands while the victim's
+    // agent runs, whatever the machine's load (a fixed sleep once lost that race in CI).
+    let gate = r.dir.path().join("gate");
+    std::fs::create_dir_all(&gate).unwrap();
+    let agent = format!(
+        "command:{} {} {{prompt}}",
+        agents_dir().join("gatedreader.sh").display(),
+        gate.display()
+    );
+    let run = spawn_slurm_round(&r, &out, &agent, &["--sandbox", "none"]);
+    // At most two tasks run at once (%2): both are in their agents when two have started.
+    wait_until(120, "no two agents ever started", || {
+        started(&gate) >= 2 && running_tasks().len() >= 2
+    });
+    let victim = running_tasks().into_iter().next().unwrap();
     let st = Command::new("scancel").arg(&victim).status().unwrap();
     assert!(st.success(), "scancel {victim}");
+    wait_until(60, "the cancelled task never ended", || {
+        !running_tasks().contains(&victim)
+    });
+    std::fs::write(gate.join("open"), b"").unwrap();
     let o = run.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(13), "{}", shown(&o));
     let index: usize = victim.rsplit_once('_').unwrap().1.parse().unwrap();
@@ -126,6 +150,8 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
                 "2",
                 "--executor",
                 "slurm",
+                "--sandbox",
+                "none",
                 "--resume",
             ],
         )
@@ -152,7 +178,16 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
     let local = r.out("local");
     let o = r.run(
         &local,
-        &["--agent", &agent, "--reps", "2", "--jobs", "2"],
+        &[
+            "--agent",
+            &agent,
+            "--reps",
+            "2",
+            "--jobs",
+            "2",
+            "--sandbox",
+            "none",
+        ],
         300,
     );
     assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
@@ -160,8 +195,8 @@ fn a_unit_cancelled_mid_run_is_run_again_on_resume_and_scored_once() {
 }
 
 /// `harness run --executor slurm` in the background, 12 units two at a time.
-fn spawn_slurm_round(r: &Round, out: &Path, agent: &str) -> std::process::Child {
-    let extra = [
+fn spawn_slurm_round(r: &Round, out: &Path, agent: &str, more: &[&str]) -> std::process::Child {
+    let mut extra = vec![
         "--agent",
         agent,
         "--reps",
@@ -171,6 +206,7 @@ fn spawn_slurm_round(r: &Round, out: &Path, agent: &str) -> std::process::Child 
         "--executor",
         "slurm",
     ];
+    extra.extend(more);
     Command::new(assert_cmd::cargo::cargo_bin("harness"))
         .args(r.args("run", out, &extra))
         .stdout(Stdio::piped())
@@ -288,7 +324,7 @@ fn ctrl_c_cancels_the_array_and_leaves_the_round_resumable() {
     let r = Round::new();
     let out = r.out("interrupted");
     let agent = agent("slowreader.sh");
-    let run = spawn_slurm_round(&r, &out, &agent);
+    let run = spawn_slurm_round(&r, &out, &agent, &[]);
     let start = Instant::now();
     while running_tasks().is_empty() {
         assert!(
