@@ -9,7 +9,7 @@ use anyhow::Result;
 use runners::{Corpus, NeedleSet};
 use scorer::{Kind, Qset};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// At most this many paths are listed per contaminated row.
 const PATHS_SHOWN: usize = 3;
@@ -88,6 +88,9 @@ pub struct GateInput<'a> {
     pub extra_corpus: Vec<(String, Vec<u8>)>,
     /// Other names an agent can see (plant folder, out-dir name), with what they are.
     pub visible_names: Vec<(String, String)>,
+    /// Files and folders outside the tree no tracked symlink may lead to (besides the qset and
+    /// the seal, which are always protected): the manifest, the out-dir, the labelmap.
+    pub protected: Vec<(String, PathBuf)>,
     /// pre or post.
     pub phase: Phase,
     /// `--allow-contaminated`.
@@ -408,13 +411,17 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             ));
         }
     }
+    detail.extend(links_out(input, &masker)?);
     let status = if detail.is_empty() {
         Status::Pass
     } else {
         Status::Fail
     };
     if detail.is_empty() {
-        detail.push("qset and seal are not part of the tree at base".into());
+        detail.push(
+            "qset and seal are not part of the tree at base, and no tracked link leads to them"
+                .into(),
+        );
     }
     axes.push(Axis {
         name: "self-containment".into(),
@@ -519,6 +526,32 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
         axes,
         contaminated,
     })
+}
+
+/// Self-containment through links: a tracked symlink an agent could follow to the qset, the
+/// seal, another protected input, or a file of the repository the checkout does not hold.
+fn links_out(input: &GateInput<'_>, masker: &Masker) -> Result<Vec<String>> {
+    let mut protected = vec![("qset".to_string(), input.qset_path.to_path_buf())];
+    if let Some((p, _)) = input.seal {
+        protected.push(("seal".to_string(), p.to_path_buf()));
+    }
+    protected.extend(input.protected.iter().cloned());
+    let links = runners::links_out(input.corpus, &protected).map_err(|e| {
+        crate::exit::Fail::new(
+            Exit::GateRefused,
+            format!("self-containment check of tracked links failed: {e}"),
+        )
+    })?;
+    Ok(links
+        .iter()
+        .map(|l| {
+            format!(
+                "tracked link {} leads to {}",
+                masker.mask(&l.link),
+                masker.mask(&l.reaches)
+            )
+        })
+        .collect())
 }
 
 fn memfind(hay: &[u8], needle: &[u8]) -> bool {

@@ -243,6 +243,91 @@ fn tracked_seal_is_refused_as_self_contamination() {
     gate(&f).code(5);
 }
 
+/// Commits a symlink `name` → `target` into the fixture's repository.
+fn commit_link(f: &Fixture, name: &str, target: &std::path::Path) {
+    std::os::unix::fs::symlink(target, f.repo.join(name)).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, name);
+}
+
+fn stdout(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+}
+
+#[test]
+fn a_tracked_link_to_the_seal_or_an_ignored_file_is_refused_naming_the_link() {
+    // The seal's absolute path: under --sandbox none an agent would read it through the link.
+    let f = fixture(&[]);
+    commit_link(&f, "notes", &f.seal);
+    let a = gate(&f).code(5);
+    assert!(
+        stdout(&a).contains("tracked link notes leads to the seal"),
+        "{}",
+        stdout(&a)
+    );
+    no_token_printed(&a, &f);
+    // A relative link into the ignored plant folder, and one to an ignored file.
+    let f = fixture(&[]);
+    commit_link(
+        &f,
+        "latest",
+        std::path::Path::new("tracks/_meta/compaction/handoff.md"),
+    );
+    commit_link(&f, "scratch", std::path::Path::new("scratch.txt"));
+    std::fs::write(f.repo.join("scratch.txt"), b"kept out of git\n").unwrap();
+    let a = gate(&f).code(5);
+    let out = stdout(&a);
+    assert!(
+        out.contains(
+            "tracked link latest leads to the ignored path tracks/_meta/compaction/handoff.md"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("tracked link scratch leads to the ignored path scratch.txt"),
+        "{out}"
+    );
+    // The repository's history.
+    let f = fixture(&[]);
+    commit_link(&f, "history", &f.repo.join(".git"));
+    let a = gate(&f).code(5);
+    assert!(
+        stdout(&a).contains("leads to the repository's .git"),
+        "{}",
+        stdout(&a)
+    );
+    // The round refuses the same way, before any dispatch.
+    let out = f.work.join("round");
+    harness()
+        .args([
+            "run",
+            "--agent",
+            "baseline-grep",
+            "--sandbox",
+            "none",
+            "--qset",
+        ])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(5);
+    assert!(!out.join("ROUND_DONE").exists());
+}
+
+#[test]
+fn links_to_tracked_files_and_folders_pass() {
+    let f = fixture(&[]);
+    commit_link(&f, "readme", std::path::Path::new("README.md"));
+    commit_link(&f, "code", std::path::Path::new("src"));
+    commit_link(&f, "abs-readme", &f.repo.join("README.md"));
+    gate(&f).code(0);
+}
+
 #[test]
 fn phase_pre_is_partial_exit_3() {
     let f = fixture(&[]);

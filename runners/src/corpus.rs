@@ -238,3 +238,101 @@ pub fn tracked_at_base(corpus: &Corpus, files: &[&Path]) -> Result<Vec<TrackedCh
         })
         .collect()
 }
+
+/// A tracked symlink that leads out of what a checkout holds, to something an agent must never
+/// read: self-containment seen through links. A checkout re-creates a link byte for byte, so an
+/// absolute target (or one climbing out with `..`) reaches the same place on this machine.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LinkOut {
+    /// The link's repository-relative path.
+    pub link: String,
+    /// What it reaches, in words (`the seal`, `the ignored file notes.md`), never the target text.
+    pub reaches: String,
+}
+
+/// The tracked symlinks whose target, resolved from the repository's work tree, is one of
+/// `protected` (what, path) or lies inside one, or is in the repository but not tracked at base
+/// (an ignored or untracked file, the `.git` folder and its history). Links to tracked files
+/// and to other places outside the repository pass.
+pub fn links_out(corpus: &Corpus, protected: &[(String, PathBuf)]) -> Result<Vec<LinkOut>> {
+    use std::os::unix::ffi::OsStrExt;
+    let root = corpus
+        .workdir()
+        .canonicalize()
+        .map_err(|e| Error::io("resolve", corpus.workdir(), e))?;
+    let repo = corpus.base.open()?;
+    let protected: Vec<(&str, PathBuf)> = protected
+        .iter()
+        .map(|(what, p)| {
+            (
+                what.as_str(),
+                p.canonicalize().unwrap_or_else(|_| p.clone()),
+            )
+        })
+        .collect();
+    let mut hits = Vec::new();
+    for e in &corpus.entries {
+        let EntryKind::Symlink { target } = &e.kind else {
+            continue;
+        };
+        let target = Path::new(std::ffi::OsStr::from_bytes(target));
+        let from = root.join(Path::new(&e.path).parent().unwrap_or(Path::new("")));
+        let reached = resolve_link(&from.join(target));
+        let reaches = if let Some((what, _)) = protected
+            .iter()
+            .find(|(_, p)| reached == *p || reached.starts_with(p))
+        {
+            Some(format!("the {what}"))
+        } else if let Ok(rel) = reached.strip_prefix(&root) {
+            let rel_s = rel
+                .to_string_lossy()
+                .replace(std::path::MAIN_SEPARATOR, "/");
+            if rel.starts_with(".git") {
+                Some("the repository's .git folder (its history)".to_string())
+            } else if rel_s.is_empty()
+                || corpus.get(&rel_s).is_some()
+                || is_tracked_dir(corpus, &rel_s)
+            {
+                None
+            } else if repo.is_path_ignored(rel).unwrap_or(true) {
+                Some(format!("the ignored path {rel_s}"))
+            } else {
+                Some(format!("the untracked path {rel_s}"))
+            }
+        } else {
+            None
+        };
+        if let Some(reaches) = reaches {
+            hits.push(LinkOut {
+                link: e.path.clone(),
+                reaches,
+            });
+        }
+    }
+    Ok(hits)
+}
+
+/// Where a link target leads: the real path when it exists (further links followed), else the
+/// path with `.` and `..` taken lexically.
+fn resolve_link(p: &Path) -> PathBuf {
+    if let Ok(real) = p.canonicalize() {
+        return real;
+    }
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether some tracked entry lies under `dir` (a link to a tracked folder stays in the tree).
+fn is_tracked_dir(corpus: &Corpus, dir: &str) -> bool {
+    let prefix = format!("{dir}/");
+    corpus.entries.iter().any(|e| e.path.starts_with(&prefix))
+}

@@ -25,7 +25,7 @@ pub use agent::{
 };
 pub use base::{resolve_base, Base};
 pub use checkout::{copy_tree, remove_tree, Checkout, Plant, Seal, Template, Treediff};
-pub use corpus::{tracked_at_base, Corpus, Entry, EntryKind, TrackedCheck};
+pub use corpus::{links_out, tracked_at_base, Corpus, Entry, EntryKind, LinkOut, TrackedCheck};
 pub use error::{Error, Result};
 pub use label::{unique_labels, unique_labels_with, Label, LABEL_LEN};
 pub use process::{

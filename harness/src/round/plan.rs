@@ -100,7 +100,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         &corpus,
         &plant,
         planted_path.as_deref(),
-        out_name,
+        (&out, out_name),
     )?;
     let (agent, override_template) = resolve_agent(&opts, &base)?;
     let mut record = round_record(
@@ -518,6 +518,19 @@ fn resolve_out(opts: &RunOptions) -> Result<(PathBuf, String)> {
     Ok((out, out_name))
 }
 
+/// What a tracked link must not lead to besides the qset and the seal: the manifest, the
+/// out-dir and its labelmap.
+fn protected_paths(opts: &RunOptions, out: &Path) -> Vec<(String, PathBuf)> {
+    let mut p = vec![
+        ("out-dir".to_string(), out.to_path_buf()),
+        ("labelmap".to_string(), crate::journal::labelmap_path(out)),
+    ];
+    if let Some(m) = &opts.manifest {
+        p.push(("manifest".to_string(), m.clone()));
+    }
+    p
+}
+
 /// The start gate over exactly what an agent will see; prints its table; refuses → its exit.
 fn start_gate(
     opts: &RunOptions,
@@ -525,7 +538,7 @@ fn start_gate(
     corpus: &Corpus,
     plant: &Plant,
     planted_path: Option<&str>,
-    out_name: String,
+    (out, out_name): (&Path, String),
 ) -> Result<GateReport> {
     let (extra_corpus, mut visible_names) = gate::seen_besides_tree(
         &inputs.qset,
@@ -547,6 +560,7 @@ fn start_gate(
         corpus,
         extra_corpus,
         visible_names,
+        protected: protected_paths(opts, out),
         phase,
         allow_contaminated: opts.allow_contaminated,
     })?;
