@@ -280,6 +280,20 @@ fn claude_rounds_under_full_and_none() {
 
 #[test]
 #[ignore = "real CLI: run by .ci/agents.sh"]
+fn codex_rounds_under_full_and_none() {
+    deliver_and_discover("codex", "full");
+    deliver_and_discover("codex", "none");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn gemini_rounds_under_full_and_none() {
+    deliver_and_discover("gemini", "full");
+    deliver_and_discover("gemini", "none");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
 fn preflight_names_an_unreachable_endpoint_before_any_dispatch() {
     if cli("claude").is_none() {
         return;
@@ -301,4 +315,46 @@ fn preflight_names_an_unreachable_endpoint_before_any_dispatch() {
         })
         .unwrap_or(0);
     assert_eq!(answered, 0, "no dispatch ran");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn codex_whose_own_sandbox_cannot_start_is_a_failed_dispatch_naming_the_cause() {
+    if cli("codex").is_none() {
+        return;
+    }
+    let f = Fixture::new();
+    let ep = Endpoint::start(f.root.path(), "ok");
+    // A command choosing Codex's own sandbox keeps it; inside ours its bubblewrap cannot start.
+    std::fs::write(
+        f.work().join("my-project/harness.toml"),
+        "[agents.codex]\ncommand = \"codex exec --skip-git-repo-check --ephemeral --json -s workspace-write {prompt}\"\n",
+    )
+    .unwrap();
+    let a = f.run(
+        "codex",
+        &ep,
+        &["--deliver", "--no-preflight"],
+        "codex-own-sandbox",
+    );
+    let o = a.get_output();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(13),
+        "a broken tool is a failed dispatch, never a verdict\n{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let dir = f.work().join("rounds/codex-own-sandbox");
+    let errs: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".err"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(!errs.is_empty(), "no dispatch failed: {stdout}");
+    assert!(
+        errs.iter().any(|e| e.contains("sandbox could not start")),
+        "the cause is named: {errs:?}"
+    );
 }

@@ -72,7 +72,7 @@ pub fn read_activity(spec: &AgentSpec, stdout: &[u8], stderr: &[u8]) -> AgentAct
     let text = String::from_utf8_lossy(stdout);
     match (spec.kind, spec.output) {
         (_, OutputFormat::ClaudeJson) => claude(&text),
-        (_, OutputFormat::CodexJsonl) => codex(&text),
+        (_, OutputFormat::CodexJsonl) => codex(&text, &String::from_utf8_lossy(stderr)),
         (AgentKind::Preset(Preset::Gemini), OutputFormat::GeminiJson) => {
             gemini(&text, &String::from_utf8_lossy(stderr))
         }
@@ -145,8 +145,19 @@ fn claude(text: &str) -> AgentActivity {
     a
 }
 
-fn codex(text: &str) -> AgentActivity {
+fn codex(text: &str, stderr: &str) -> AgentActivity {
     let mut a = AgentActivity::default();
+    // Codex's code-mode `exec` tool runs its shell out of sight of `--json` (0.169.0): its
+    // results reach only the tool-result log on stderr (the preset sets RUST_LOG for it),
+    // where Codex's own sandbox failing to start shows in its own words.
+    for line in stderr.lines().map(str::trim) {
+        if codex_sandbox_failed(line) {
+            let e = format!("codex's sandbox: {}", excerpt(line, 300));
+            if !a.tool_errors.contains(&e) {
+                a.tool_errors.push(e);
+            }
+        }
+    }
     let (mut turns, mut input, mut output) = (0u64, None::<u64>, None::<u64>);
     for v in json_lines(text) {
         match v.get("type").and_then(|t| t.as_str()) {
@@ -192,6 +203,16 @@ fn codex(text: &str) -> AgentActivity {
     a.input_tokens = input;
     a.output_tokens = output;
     a
+}
+
+/// Codex's (or bubblewrap's) own message that its sandbox could not start; exact phrases, so
+/// a file the agent printed that merely mentions bubblewrap is not taken for one.
+fn codex_sandbox_failed(line: &str) -> bool {
+    line.starts_with("error building bubblewrap command")
+        || (line.starts_with("bwrap: ")
+            && ["namespace", "Permission denied", "Operation not permitted"]
+                .iter()
+                .any(|m| line.contains(m)))
 }
 
 fn gemini(text: &str, stderr: &str) -> AgentActivity {
@@ -303,6 +324,29 @@ mod tests {
         assert_eq!(a.tool_errors.len(), 1);
         let why = infrastructure_failure(&a, None).expect("infrastructure");
         assert!(why.contains("bubblewrap"), "{why}");
+    }
+
+    #[test]
+    fn codex_code_mode_sandbox_failures_come_from_its_tool_result_log() {
+        // 0.169.0 under its own sandbox inside ours: --json shows only the answer, the
+        // tool-result log on stderr shows why the shell never ran.
+        let out = concat!(
+            r#"{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"I could not find any record of that."}}"#,
+            "\n",
+            r#"{"type":"turn.completed","usage":{"input_tokens":300,"output_tokens":28}}"#,
+        );
+        let err = "2026-12-02T01:04:04Z  INFO codex_otel.log_only: event.name=\"codex.tool_result\" tool_name=exec_command output=Chunk ID: 6af8b4\nProcess exited with code 1\nOutput:\nerror building bubblewrap command: Permission denied (os error 13)\n";
+        let a = read_activity(&spec("codex"), out.as_bytes(), err.as_bytes());
+        assert_eq!(
+            a.tool_errors,
+            vec!["codex's sandbox: error building bubblewrap command: Permission denied (os error 13)"]
+        );
+        assert!(infrastructure_failure(&a, None).is_some());
+        // A file the agent printed that talks about bubblewrap is not a failure.
+        let err =
+            "Output:\nWe sandbox builds with bubblewrap (bwrap) on CI.\nbwrap: see docs/ci.md\n";
+        let a = read_activity(&spec("codex"), out.as_bytes(), err.as_bytes());
+        assert!(a.tool_errors.is_empty(), "{:?}", a.tool_errors);
     }
 
     #[test]

@@ -256,6 +256,10 @@ impl Preset {
                     s.args.push("-c".into());
                     s.args.push(format!("openai_base_url={url}"));
                 }
+                // Its code-mode shell results appear only in this log (on stderr): where
+                // its own sandbox failing to start shows (see activity.rs).
+                s.env
+                    .push(("RUST_LOG".into(), "error,codex_otel=info".into()));
                 if get("CODEX_API_KEY").is_none() {
                     if let Some(key) = get("OPENAI_API_KEY") {
                         // `codex exec` sends only CODEX_API_KEY (0.169.0).

@@ -330,7 +330,13 @@ fn preset_setup_bypasses_codex_sandbox_only_inside_ours_and_maps_openai_variable
     assert!(inside
         .args
         .contains(&"openai_base_url=http://127.0.0.1:9/v1".to_string()));
-    assert_eq!(inside.env, vec![("CODEX_API_KEY".into(), "k".into())]);
+    assert_eq!(
+        inside.env,
+        vec![
+            ("RUST_LOG".into(), "error,codex_otel=info".into()),
+            ("CODEX_API_KEY".into(), "k".into())
+        ]
+    );
     let outside = Preset::Codex.setup(&runners::SetupInput {
         sandboxed: false,
         deliver: false,
