@@ -181,13 +181,30 @@ fn none_left(mark: &str, what: &str) {
     assert!(left.is_empty(), "{what}: still running: {left:?}");
 }
 
-fn wait_for_sleepers(child: &mut std::process::Child, mark: &str, n: usize) {
+/// What a round that never got going left to read: the harness's exit, its stderr, and the
+/// reasons of failed dispatches.
+fn why_not_going(child: &mut std::process::Child, r: &Round) -> String {
+    let status = child.try_wait().ok().flatten();
+    let stderr = std::fs::read_to_string(r.dir.path().join("harness.stderr")).unwrap_or_default();
+    let errs: Vec<String> = std::fs::read_dir(&r.out)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".err"))
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    format!("harness exit {status:?}; failed dispatches {errs:?}; stderr:\n{stderr}")
+}
+
+fn wait_for_sleepers(child: &mut std::process::Child, r: &Round, mark: &str, n: usize) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while sleepers(mark).len() < n {
         if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let why = why_not_going(child, r);
             let _ = child.kill();
-            none_left(mark, "setup");
-            panic!("the agents never got going");
+            none_left(mark, &format!("setup ({why})"));
+            panic!("the agents never got going: {why}");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -238,11 +255,11 @@ fn agents_die_with_the_harness(sandbox: &str, salt: u32) {
             sandbox,
         ]))
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::fs::File::create(r.dir.path().join("harness.stderr")).unwrap())
         .spawn()
         .unwrap();
     // Four dispatches, each: the agent itself, one in its group, one setsid, one nohup.
-    wait_for_sleepers(&mut child, &m, 16);
+    wait_for_sleepers(&mut child, &r, &m, 16);
     child.kill().unwrap();
     child.wait().unwrap();
     let deadline = Instant::now() + Duration::from_secs(1);
