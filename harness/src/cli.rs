@@ -227,8 +227,8 @@ pub struct RunArgs {
     /// {index}, {out} and {harness} replaced (e.g. command:'ssh n1 {harness} unit --out {out}
     /// --index {index}'). Remote units need the out-dir on a shared filesystem.
     #[arg(long, value_name = "EXECUTOR", default_value = "local",
-          value_parser = harness::executor::ExecutorSpec::parse)]
-    pub executor: harness::executor::ExecutorSpec,
+          value_parser = harness::round::executor::ExecutorSpec::parse)]
+    pub executor: harness::round::executor::ExecutorSpec,
     /// Slurm partition for --executor slurm [default: harness.toml [slurm], else the cluster's].
     #[arg(long, value_name = "NAME")]
     pub slurm_partition: Option<String>,

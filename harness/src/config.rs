@@ -15,7 +15,7 @@ pub struct Config {
     pub agents: BTreeMap<String, AgentOverride>,
     /// `[slurm]`: site defaults for `--executor slurm` (partition, time, mem, extra options).
     #[serde(default)]
-    pub slurm: crate::executor::slurm::SlurmConfig,
+    pub slurm: SlurmConfig,
 }
 
 /// One preset's override.
@@ -83,6 +83,21 @@ pub fn load(repo_root: Option<&Path>) -> Result<Loaded> {
         path: None,
         config: Config::default(),
     })
+}
+
+/// The `[slurm]` table of `harness.toml`: site defaults, overridden by the `--slurm-*` flags.
+#[derive(Debug, Default, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SlurmConfig {
+    /// `--partition`.
+    pub partition: Option<String>,
+    /// `--time` (Slurm's formats: minutes, `HH:MM:SS`, `D-HH:MM`).
+    pub time: Option<String>,
+    /// `--mem` per task (e.g. `2G`).
+    pub mem: Option<String>,
+    /// More `sbatch` options, each one word (e.g. `--account=lab`).
+    #[serde(default)]
+    pub extra: Vec<String>,
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! by `unit`, `collect` and `--resume`. Also the one way files are written (temp + rename in the
 //! same folder). Input: a [`Plan`] or an out-dir. Output: files under `<out>/journal/`.
 
+use crate::options::{DemoMode, RunOptions};
 use crate::record::{DispatchRecord, DispatchStatus};
-use crate::round::options::{DemoMode, RunOptions};
 use anyhow::{Context, Result};
 use runners::Label;
 use scorer::{Arm, Kind};

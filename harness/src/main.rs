@@ -5,9 +5,9 @@ mod cli;
 use clap::Parser;
 use cli::{ArmsArg, Command, DemoArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat};
 use harness::commands::{self, GateArgs, VerifyArgs};
-use harness::executor::{ExecutorChoice, ExecutorSpec};
 use harness::exit::{exit_of, Exit};
 use harness::gate::Phase;
+use harness::round::executor::{ExecutorChoice, ExecutorSpec};
 use harness::round::{Arms, DemoMode, RunOptions};
 use std::time::Duration;
 

@@ -4,10 +4,12 @@
 //! Input: [`RunOptions`] or an out-dir. Output: the round's files and the exit it ends with.
 //! `--executor local` is the same plan → unit → collect path in one process.
 
-use crate::executor::{self, slurm::SlurmOptions, Ended, ExecutorChoice, ExecutorSpec, Units};
 use crate::exit::{Exit, Fail};
 use crate::journal::{self, Plan};
 use crate::record::{self, DispatchStatus, RoundStatus};
+use crate::round::executor::{
+    self, slurm::SlurmOptions, Ended, ExecutorChoice, ExecutorSpec, Units,
+};
 use crate::round::{collect, plan, unit, RunOptions};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
@@ -172,7 +174,7 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     // The units rebuild the base themselves; this process keeps nothing of it.
     drop((planned.corpus, planned.seal, planned.agent));
     let _demo = planned.demo_dirs;
-    let todo = crate::round::executor::todo(&plan)?;
+    let todo = crate::round::executor::local::todo(&plan)?;
     // The preflight checks this machine's agent; the units run on others.
     let preflight = format!(
         "not run: --executor {} runs the units on other machines (check one with harness doctor there)",

@@ -3,16 +3,15 @@
 //!
 //! - [`plan`]: gates, manifest check, labels, the journal (RunOptions → Plan on disk)
 //! - [`unit`]: one dispatch (Plan, index → DispatchRecord)
-//! - [`executor`]: where units run (the local pool)
+//! - [`executor`]: where units run (the local pool, Slurm, `command:`)
 //! - [`collect`]: score every answer, report, `ROUND_DONE` (out-dir → Exit)
 
 pub mod collect;
 pub mod executor;
-pub mod options;
 pub mod plan;
 pub mod unit;
 
-pub use options::{Arms, DemoMode, RunOptions};
+pub use crate::options::{Arms, DemoMode, RunOptions};
 
 use crate::exit::Exit;
 use crate::journal;
@@ -45,14 +44,14 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
         demo_dirs,
         lock: _lock,
     } = plan::plan(opts)?;
-    let todo = executor::todo(&plan)?;
+    let todo = executor::local::todo(&plan)?;
     journal::fault_point("planned");
     let rt = unit::Runtime::new(&plan, &corpus, seal, agent, demo_dirs)?;
     if !todo.is_empty() {
         record.preflight = rt.preflight(&plan)?;
         record::save_round(&plan.out, &record)?;
     }
-    executor::run_local(&plan, &rt, &todo, jobs, quiet)?;
+    executor::local::run_local(&plan, &rt, &todo, jobs, quiet)?;
     collect::settle(&plan, &mut record);
     let cancelled = rt.cancelled();
     rt.close(keep);

@@ -2,13 +2,13 @@
 //! Input: [`RunOptions`]. Output: a [`Planned`] round whose [`Plan`] is on disk in the out-dir
 //! (with `round.json`) before any agent starts; nothing is dispatched here.
 
-use super::options::{Arms, DemoMode, RunOptions};
 use crate::agents::RoundAgent;
 use crate::demo;
 use crate::exit::{Exit, Fail};
 use crate::gate::{self, GateInput, GateReport, Phase};
 use crate::journal::{self, Dispatch, Plan, PlannedAgent, PlannedBase, PlannedSeal};
 use crate::manifest::{self, Role};
+use crate::options::{Arms, DemoMode, RunOptions};
 use crate::prompt::compose_prompt;
 use crate::record::{self, InputRecord, ManifestRecord, RoundRecord, RoundStatus};
 use anyhow::{Context, Result};

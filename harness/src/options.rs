@@ -1,4 +1,5 @@
-//! What `harness run` was asked, free of the command-line types. Input: the parsed command
+//! What `harness run` was asked, free of the command-line types (a leaf: the journal records it
+//! and the round reads it, and it imports neither). Input: the parsed command
 //! line. Output: [`RunOptions`], which the plan phase reads and the journal records (so
 //! `--resume` with only `--out` can plan the same round again).
 

@@ -3,10 +3,10 @@
 //! progress bar on stderr. Other executors (Slurm, `command:`) hand the same indices to
 //! `harness unit` processes instead.
 
-use super::unit::{self, Runtime};
 use crate::exit::{Exit, Fail};
 use crate::journal::{self, AnswerState, Plan};
 use crate::record::DispatchStatus;
+use crate::round::unit::{self, Runtime};
 use anyhow::Result;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

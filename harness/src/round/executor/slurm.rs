@@ -7,29 +7,14 @@
 //! the round from what they wrote.
 
 use super::{ranges, Ended, Units};
+use crate::config::SlurmConfig;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// The `[slurm]` table of `harness.toml`: site defaults, overridden by the `--slurm-*` flags.
-#[derive(Debug, Default, Clone, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SlurmConfig {
-    /// `--partition`.
-    pub partition: Option<String>,
-    /// `--time` (Slurm's formats: minutes, `HH:MM:SS`, `D-HH:MM`).
-    pub time: Option<String>,
-    /// `--mem` per task (e.g. `2G`).
-    pub mem: Option<String>,
-    /// More `sbatch` options, each one word (e.g. `--account=lab`).
-    #[serde(default)]
-    pub extra: Vec<String>,
-}
 
 /// What the array job asks Slurm for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! that a unit answered.
 
 pub mod command;
+pub mod local;
 pub mod slurm;
 
 use anyhow::Result;
