@@ -12,6 +12,7 @@ pub mod checkout;
 pub mod corpus;
 pub mod error;
 pub mod label;
+mod pack;
 pub mod process;
 pub mod reap;
 pub mod sandbox;
