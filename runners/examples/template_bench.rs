@@ -31,8 +31,8 @@ fn archive_tar(repo: &Path, dst: &Path) -> Result<(), Box<dyn std::error::Error>
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let repo = PathBuf::from(args.get(1).ok_or("usage: template_bench REPO [REPEATS]")?)
-        .canonicalize()?;
+    let repo =
+        PathBuf::from(args.get(1).ok_or("usage: template_bench REPO [REPEATS]")?).canonicalize()?;
     let repeats: usize = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(3);
     let base = resolve_base(&repo, None, None)?;
     let corpus = Corpus::load(&base)?;
@@ -65,6 +65,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     root.remove()?;
     let (a, b) = (median(&mut ours), median(&mut theirs));
-    println!("template_build_ms={a:.0} git_archive_tar_ms={b:.0} ratio={:.2}", a / b);
+    println!(
+        "template_build_ms={a:.0} git_archive_tar_ms={b:.0} ratio={:.2}",
+        a / b
+    );
     Ok(())
 }

@@ -444,13 +444,16 @@ impl Template {
         fs::write(&exclude, format!("{}\n", plant.exclude_line()))
             .map_err(|e| Error::io("write", &exclude, e))?;
 
-        Ok(Template {
+        let template = Template {
             dir,
             commit,
             tree: tree.id(),
             plant: plant.clone(),
             expected,
-        })
+        };
+        // Overlay checkouts share this folder as their lower layer unchecked: check it once.
+        template.verify_isolation(&template.dir)?;
+        Ok(template)
     }
 
     /// The template folder.
@@ -487,6 +490,90 @@ impl Template {
         Ok(Checkout {
             path: dest.to_path_buf(),
             treediff,
+        })
+    }
+
+    /// Prepares one dispatch's overlay checkout (issue 14) under `dispatch_dir`, mounted later
+    /// at `target` by the sandbox: empty layers, the seal planted into the upper layer for ARM,
+    /// then the upper layer checked to hold exactly the plant (ARM) or nothing (CTRL). The lower
+    /// layer is the template, checked once when it was built; this costs O(size of the plant).
+    pub fn overlay_checkout(
+        &self,
+        dispatch_dir: &Path,
+        target: &Path,
+        seal: Option<&Seal>,
+    ) -> Result<(Checkout, crate::overlay::OverlayLayers)> {
+        let layers = crate::overlay::OverlayLayers::create(&self.dir, dispatch_dir, target)?;
+        if let Some(seal) = seal {
+            self.plant_seal(&layers.upper, seal)?;
+        }
+        let treediff = self.upper_diff(&layers.upper, seal)?;
+        if !treediff.is_exact() {
+            return Err(Error::TreediffMismatch {
+                checkout: layers.upper.clone(),
+                treediff: Box::new(treediff),
+            });
+        }
+        Ok((
+            Checkout {
+                path: target.to_path_buf(),
+                treediff,
+            },
+            layers,
+        ))
+    }
+
+    /// The treediff of an overlay checkout: what its upper layer holds beyond the template
+    /// (everything in it is a difference), against the plant expected for this arm.
+    pub fn upper_diff(&self, upper: &Path, seal: Option<&Seal>) -> Result<Treediff> {
+        let planted = seal.map(|s| self.plant.seal_path(s));
+        let dirs: BTreeSet<&str> = planted
+            .as_deref()
+            .map(|p| parents(p).collect())
+            .unwrap_or_default();
+        let (mut extra, mut changed) = (Vec::new(), Vec::new());
+        let mut found_seal = false;
+        for item in walkdir::WalkDir::new(upper)
+            .min_depth(1)
+            .follow_links(false)
+        {
+            let item = item.map_err(|e| Error::io("walk", upper, e.into()))?;
+            let rel = item
+                .path()
+                .strip_prefix(upper)
+                .expect("walkdir stays under its root")
+                .to_string_lossy()
+                .into_owned();
+            let ft = item.file_type();
+            if dirs.contains(rel.as_str()) && ft.is_dir() {
+                // A plant folder over a template folder: merged, not a difference.
+                continue;
+            }
+            if Some(rel.as_str()) == planted.as_deref() {
+                found_seal = true;
+                let ok = ft.is_file()
+                    && seal.is_some_and(|s| fs::read(item.path()).is_ok_and(|b| b == s.bytes));
+                if !ok {
+                    changed.push(rel);
+                }
+                continue;
+            }
+            extra.push(if ft.is_dir() { format!("{rel}/") } else { rel });
+        }
+        let mut missing = Vec::new();
+        if let Some(p) = &planted {
+            if !found_seal {
+                missing.push(p.clone());
+            } else if changed.is_empty() {
+                extra.push(p.clone());
+            }
+        }
+        extra.sort();
+        Ok(Treediff {
+            planted,
+            extra,
+            missing,
+            changed,
         })
     }
 

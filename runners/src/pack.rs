@@ -237,13 +237,22 @@ mod tests {
         // trailer would be caught by the git CLI where it exists.
         if let Ok(out) = std::process::Command::new("git")
             .arg("verify-pack")
-            .arg(fs::read_dir(&dir).unwrap().find_map(|e| {
-                let p = e.unwrap().path();
-                (p.extension() == Some("idx".as_ref())).then_some(p)
-            }).unwrap())
+            .arg(
+                fs::read_dir(&dir)
+                    .unwrap()
+                    .find_map(|e| {
+                        let p = e.unwrap().path();
+                        (p.extension() == Some("idx".as_ref())).then_some(p)
+                    })
+                    .unwrap(),
+            )
             .output()
         {
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
     }
 
