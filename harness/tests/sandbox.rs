@@ -747,3 +747,59 @@ fn timeout_under_the_full_sandbox_leaves_no_process_behind() {
     }
     assert!(left.is_empty(), "survived the timeout: {left:?}");
 }
+
+/// Issue 14: dispatches run one after another on overlay checkouts (where this machine mounts
+/// them; else on copies). A file one dispatch writes and an edit of a tracked file are not seen
+/// by the next (nothing writes through to the shared template), and the mount table names only
+/// the dispatch's own folder: no arm, no template path.
+#[test]
+fn overlay_dispatches_do_not_see_each_other_and_mounts_name_no_arm() {
+    let w = world();
+    let out = w.out("overlay");
+    let agent = format!(
+        "command:sh {} {{prompt}}",
+        agents_dir().join("overlay_probe.sh").display()
+    );
+    let o = w.run(&out, &agent, &["--sandbox", "auto", "--jobs", "1"]);
+    let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+        .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));
+    assert!(done.contains("complete: yes"), "{done}\n{}", show(&o));
+    let round = std::fs::read_to_string(out.join("round.json")).unwrap();
+    let overlay = round.contains("\"checkout\": \"overlay\"");
+    eprintln!(
+        "checkout method: {}",
+        if overlay { "overlay" } else { "copy" }
+    );
+    let ans = answers(&out);
+    assert_eq!(ans.len(), 4);
+    for a in ans.values() {
+        assert!(
+            a.contains("leftovers=0"),
+            "a dispatch saw an earlier one's file: {a}"
+        );
+        assert!(
+            a.contains("readme=A small project.") && !a.contains("tampered"),
+            "a dispatch saw an earlier one's edit: {a}"
+        );
+        let cwd = a.lines().find_map(|l| l.strip_prefix("cwd=")).unwrap();
+        let own = Path::new(cwd)
+            .parent()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        for m in a.lines().filter_map(|l| l.strip_prefix("mount=")) {
+            assert!(!m.contains("ARM") && !m.contains("CTRL"), "arm in {m}");
+            if m.contains(" - overlay ") {
+                for opt in m.split(',').filter_map(|o| o.split_once('=')) {
+                    if ["lowerdir", "upperdir", "workdir"].contains(&opt.0) {
+                        assert!(opt.1.starts_with(&own), "{} outside {own}: {m}", opt.1);
+                    }
+                }
+            }
+        }
+        if overlay {
+            assert!(a.contains(" - overlay "), "no overlay mount seen: {a}");
+        }
+    }
+}
