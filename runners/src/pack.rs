@@ -165,7 +165,7 @@ fn hex(bytes: &[u8]) -> String {
 /// The v2 index of a pack: fan-out, sorted ids, CRCs, offsets (large ones in a second table),
 /// the pack's checksum and the index's own.
 fn index_bytes(entries: &mut [(Oid, u32, u64)], pack_sum: &[u8; 20]) -> Vec<u8> {
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.sort_by_key(|a| a.0);
     let mut v = Vec::with_capacity(8 + 1024 + entries.len() * 28 + 40);
     v.extend_from_slice(&[0xff, 0x74, 0x4f, 0x63]);
     v.extend_from_slice(&2u32.to_be_bytes());
