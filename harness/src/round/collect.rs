@@ -115,18 +115,16 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
 /// The isolation the report header shows. Under `--sandbox none` nothing kept an agent out of
 /// the out-dir, where the journal (labels, questions, prompts) and other answers are: said.
 fn isolation_header(record: &RoundRecord) -> String {
-    let level = if record.sandbox == "none" {
-        format!(
-            "{} (agents could read the round's journal: labels, prompts, answers)",
-            record.isolation
-        )
-    } else {
+    // The checkout method (issue 14) before the note: the header cuts long values.
+    let level = if record.checkout.is_empty() {
         record.isolation.clone()
-    };
-    if record.checkout.is_empty() {
-        level
     } else {
-        format!("{level} · checkout {}", record.checkout)
+        format!("{} · checkout {}", record.isolation, record.checkout)
+    };
+    if record.sandbox == "none" {
+        format!("{level} (agents could read the round's journal: labels, prompts, answers)")
+    } else {
+        level
     }
 }
 
