@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The channels the adversary reports, each of which must appear in every answer.
-const CHANNELS: [&str; 24] = [
+const CHANNELS: [&str; 25] = [
     "proc_cmdline",
     "ps_ef",
     "parent_cmdline",
@@ -27,6 +27,7 @@ const CHANNELS: [&str; 24] = [
     "sibling_checkouts",
     "dispatch_folder",
     "sibling_seal",
+    "mount_table",
     "temp_parent",
     "out_list",
     "out_read",
@@ -282,6 +283,12 @@ mod serde_json_lite {
     }
 }
 
+/// Whether an overlay can be mounted in a sandbox on this machine (the harness's own probe).
+fn overlay_mounts_here() -> bool {
+    let scratch = tempfile::tempdir().unwrap();
+    runners::sandbox::probe_overlay(scratch.path()).is_ok()
+}
+
 /// The out-dir holds only what the harness writes.
 fn assert_out_dir_is_the_harness_own(out: &Path) {
     let fixed = [
@@ -351,6 +358,16 @@ fn full_sandbox_closes_every_channel_the_adversary_tries() {
     assert_eq!(iso, "full");
     assert!(done.contains("isolation: full"), "{done}");
     assert!(report.contains("isolation full"), "{report}");
+    // Issue 14: where this machine mounts overlays the channels above were tried on one, and
+    // its mount table (closed above) was looked at: one overlay, layers in the own folder only.
+    if overlay_mounts_here() {
+        assert!(done.contains("checkout: overlay"), "{done}");
+        assert!(report.contains("checkout overlay"), "{report}");
+        for p in &parsed {
+            let mt = &p["mount_table"].1;
+            assert!(mt.contains(", 1 overlay,"), "{mt}");
+        }
+    }
     assert_out_dir_is_the_harness_own(&out);
     assert!(!std::fs::read_dir(&w.home)
         .unwrap()
@@ -767,6 +784,11 @@ fn overlay_dispatches_do_not_see_each_other_and_mounts_name_no_arm() {
     assert!(done.contains("complete: yes"), "{done}\n{}", show(&o));
     let round = std::fs::read_to_string(out.join("round.json")).unwrap();
     let overlay = round.contains("\"checkout\": \"overlay\"");
+    assert_eq!(
+        overlay,
+        overlay_mounts_here(),
+        "overlay checkouts are used exactly where they can be mounted: {round}"
+    );
     eprintln!(
         "checkout method: {}",
         if overlay { "overlay" } else { "copy" }
