@@ -362,7 +362,7 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
         !answer.contains(&f.marker),
         "the user's CLAUDE.md leaked: {ctx}"
     );
-    // The mount table (issue 14): no arm, no path of the round or the user's repository; an
+    // The mount table (issue 14): no arm, no qid, no path of the round or the user's repo; an
     // overlay on the checkout has its layers in the dispatch's own folder only (never the
     // shared template's path). Under a sandbox where overlays mount, the checkout is one.
     let own = Path::new(cwd).parent().unwrap().display().to_string();
@@ -375,6 +375,9 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
         );
         for p in [&f.out, f.dir.path()] {
             assert!(!m.contains(&p.display().to_string()), "{m}: {ctx}");
+        }
+        for q in ["Q_deploy", "Q_port", "Q_cat"] {
+            assert!(!m.contains(q), "{q} in {m}: {ctx}");
         }
         if m.contains(" - overlay ") && m.split(' ').nth(4) == Some(cwd) {
             overlay_on_cwd += 1;
