@@ -1,6 +1,6 @@
 //! Times the round's template build (`Template::build`) against `git archive HEAD | tar -x` of
 //! the same repository, interleaved (alternating which goes first, each output removed after it
-//! is timed) so both see the same page-cache conditions. Driven by `benches/checkout_overhead.sh`.
+//! is timed) so both see the same page-cache conditions. Driven by `benches/checkout_overlay.sh`.
 //!
 //! Usage: template_bench REPO [REPEATS=3]; prints `template_build_ms`, `git_archive_tar_ms`
 //! (medians) and their ratio.
