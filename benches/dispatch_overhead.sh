@@ -30,28 +30,9 @@ cargo build -q --release -p harness --manifest-path "$HERE/Cargo.toml"
 HARNESS=$HERE/target/release/harness
 
 REPO=$WORK/repo
-mkdir -p "$REPO"
-echo "generating $FILES files x $PER bytes in $REPO ..." >&2
-# base64 of random bytes: text-like, compresses about as poorly as dense source does.
-head -c $(( FILES * PER * 3 / 4 * 100 / 101 )) /dev/urandom | base64 -w 100 > "$WORK/big"
-(
-  cd "$REPO"
-  split -b "$PER" -a 5 -d "$WORK/big" f_
-  i=0
-  for f in f_*; do
-    d=$(printf 'd%03d' $(( i % 100 )))
-    mkdir -p "$d"
-    mv "$f" "$d/$f.txt"
-    i=$(( i + 1 ))
-  done
-  chmod +x d000/*.txt
-  ln -s d001 link_dir
-  git init -q -b main .
-  git -c core.autocrlf=false add -A
-  git -c user.name=b -c user.email=b@localhost commit -qm bench
-)
-rm -f "$WORK/big"
-echo "repo: $(git -C "$REPO" ls-files | wc -l) files, $(du -sm --exclude=.git "$REPO" | cut -f1) MB in the tree" >&2
+# shellcheck source=benches/gen_tree.sh
+. "$HERE/benches/gen_tree.sh"
+gen_tree "$REPO" "$FILES" "$PER" "$WORK"
 
 # Tokens: letters and digits that base64 text is unlikely to hold as a whole word; the
 # start gate checks they are absent from the corpus anyway.

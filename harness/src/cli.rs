@@ -199,7 +199,8 @@ pub struct RunArgs {
     /// Where the seal is planted, relative to the checkout (git-ignored in both arms).
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
-    /// Keep the checkouts after the round (for inspection).
+    /// Keep the checkouts after the round (for inspection). Of an overlay checkout only its
+    /// upper layer (`u`: the seal and the agent's writes) is a folder to keep.
     #[arg(long)]
     pub keep_checkouts: bool,
     /// Run although a token is in the corpus; every number is then watermarked CONTAMINATED.

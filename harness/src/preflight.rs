@@ -86,7 +86,8 @@ pub fn check(input: &Input<'_>) -> Result<String> {
 
     let dir = input.temp_root.fresh_dir()?;
     let work = dir.join("work");
-    input.template.checkout(&work, None)?;
+    // The dispatches' own kind of checkout (overlay or copy), so a failing mount shows here.
+    let (_, overlay, _) = input.sandbox.checkout(input.template, &dir, &work, None)?;
     let home = runners::DispatchHome::create(&dir)?;
     if let Some(user_home) = &input.user_home {
         runners::install_credentials(spec, user_home, &home.home)?;
@@ -101,9 +102,14 @@ pub fn check(input: &Input<'_>) -> Result<String> {
         harness_exe: input.harness_exe,
     })?;
     let report = dir.join("sandbox.json");
-    let argv = input
-        .sandbox
-        .wrap(input.harness_exe, &work, &home, &report, argv);
+    let argv = input.sandbox.wrap(
+        input.harness_exe,
+        &work,
+        &home,
+        &report,
+        overlay.as_ref(),
+        argv,
+    );
     let mut run = runners::RunSpec::new(
         argv,
         work.clone(),

@@ -135,6 +135,10 @@ pub struct RoundRecord {
     pub gate: Vec<Axis>,
     /// The isolation level agents ran under.
     pub isolation: String,
+    /// How the dispatches' checkouts were made (`overlay`, `copy`, or `MIXED: …`); empty
+    /// before any dispatch ran.
+    #[serde(default)]
+    pub checkout: String,
     /// Start time (RFC 3339).
     pub started: String,
     /// End time, when finished.
@@ -283,6 +287,9 @@ pub struct DispatchRecord {
     /// errors); absent for text agents' unreported fields.
     #[serde(default)]
     pub activity: Option<runners::AgentActivity>,
+    /// How the checkout was made: `overlay` (mounted in the sandbox) or `copy` (issue 14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkout: Option<String>,
 }
 
 impl DispatchRecord {
@@ -305,6 +312,7 @@ impl DispatchRecord {
             answer_sha256: None,
             stray_processes: Vec::new(),
             activity: None,
+            checkout: None,
         }
     }
 
@@ -369,6 +377,21 @@ pub fn count_dispatches(out: &Path, planned: usize) -> Counts {
         planned,
         answered,
         failed,
+    }
+}
+
+/// The round's checkout method from its dispatches' records: one value when they agree.
+pub fn checkout_methods(records: &[DispatchRecord]) -> String {
+    let mut m: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r.checkout.as_deref())
+        .collect();
+    m.sort();
+    m.dedup();
+    match m.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        many => format!("MIXED: {}", many.join(" | ")),
     }
 }
 

@@ -465,6 +465,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         contaminated: false,
         gate: Vec::new(),
         isolation: "unknown (seed-style round)".into(),
+        checkout: String::new(),
         started: String::new(),
         finished: None,
         status: record::RoundStatus::Done,

@@ -13,13 +13,20 @@ pub struct SandboxPlan {
     pub mode: SandboxMode,
     /// The user's repository, the out-dir, the labelmap's folder, the temp root, the inputs.
     pub forbid: Vec<PathBuf>,
+    /// Checkouts are overlays mounted in the sandbox (issue 14) rather than copies; set by
+    /// [`SandboxPlan::with_overlay`] when this machine mounts one for real.
+    pub overlay: bool,
 }
 
 impl SandboxPlan {
     /// Refuses a mode the kernel cannot honour (`full` with a layer missing) before dispatch.
     pub fn new(mode: SandboxMode, forbid: Vec<PathBuf>) -> Result<SandboxPlan> {
         sb::preflight(mode, &sb::probe())?;
-        Ok(SandboxPlan { mode, forbid })
+        Ok(SandboxPlan {
+            mode,
+            forbid,
+            overlay: false,
+        })
     }
 
     /// The argv that runs `agent` in this sandbox; the wrapper writes its report to `report`.
@@ -29,6 +36,7 @@ impl SandboxPlan {
         work: &Path,
         home: &runners::DispatchHome,
         report: &Path,
+        overlay: Option<&runners::OverlayLayers>,
         agent: Vec<OsString>,
     ) -> Vec<OsString> {
         // Every mode, `none` included, runs the agent through the wrapper: it is also the
@@ -40,6 +48,7 @@ impl SandboxPlan {
             tmp: home.tmp.clone(),
             report: report.to_path_buf(),
             forbid: self.forbid.clone(),
+            overlay: overlay.cloned(),
         };
         sb::wrap_argv(harness_exe, &req, &agent)
     }
@@ -106,5 +115,40 @@ pub fn round_level(mode: SandboxMode, levels: &[String]) -> String {
                 .collect::<Vec<_>>()
                 .join(" | ")
         ),
+    }
+}
+
+impl SandboxPlan {
+    /// Uses overlay checkouts when the sandbox enters namespaces, Landlock keeps agents off the
+    /// shared template, and an overlay mount works here (tried under `scratch`); else copies.
+    pub fn with_overlay(mut self, scratch: &Path) -> SandboxPlan {
+        let caps = sb::probe();
+        self.overlay = matches!(self.mode, SandboxMode::Auto | SandboxMode::Full)
+            && caps.userns
+            && caps.mount_proc
+            && caps.landlock_abi.is_some()
+            && sb::probe_overlay(scratch).is_ok();
+        self
+    }
+
+    /// One dispatch's checkout: an overlay's layers under `dir` (mounted by the sandbox at
+    /// `work`) or a verified copy of the template at `work`; with the method's name.
+    pub fn checkout(
+        &self,
+        template: &runners::Template,
+        dir: &Path,
+        work: &Path,
+        seal: Option<&runners::Seal>,
+    ) -> Result<(
+        runners::Checkout,
+        Option<runners::OverlayLayers>,
+        &'static str,
+    )> {
+        if self.overlay {
+            let (c, layers) = template.overlay_checkout(dir, work, seal)?;
+            Ok((c, Some(layers), runners::METHOD_OVERLAY))
+        } else {
+            Ok((template.checkout(work, seal)?, None, runners::METHOD_COPY))
+        }
     }
 }

@@ -362,6 +362,36 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
         !answer.contains(&f.marker),
         "the user's CLAUDE.md leaked: {ctx}"
     );
+    // The mount table (issue 14): no arm, no qid, no path of the round or the user's repo; an
+    // overlay on the checkout has its layers in the dispatch's own folder only (never the
+    // shared template's path). Under a sandbox where overlays mount, the checkout is one.
+    let own = Path::new(cwd).parent().unwrap().display().to_string();
+    let mut overlay_on_cwd = 0;
+    for m in answer.lines().filter_map(|l| l.strip_prefix("mountinfo: ")) {
+        let words: Vec<&str> = m.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+        assert!(
+            !words.contains(&"ARM") && !words.contains(&"CTRL"),
+            "arm in {m}: {ctx}"
+        );
+        for p in [&f.out, f.dir.path()] {
+            assert!(!m.contains(&p.display().to_string()), "{m}: {ctx}");
+        }
+        for q in ["Q_deploy", "Q_port", "Q_cat"] {
+            assert!(!m.contains(q), "{q} in {m}: {ctx}");
+        }
+        if m.contains(" - overlay ") && m.split(' ').nth(4) == Some(cwd) {
+            overlay_on_cwd += 1;
+            for (k, v) in m.split(',').filter_map(|o| o.split_once('=')) {
+                if ["lowerdir", "upperdir", "workdir"].contains(&k) {
+                    for layer in v.split(':') {
+                        assert!(layer.starts_with(&own), "{layer} outside {own}: {ctx}");
+                    }
+                }
+            }
+        }
+    }
+    let want_overlay = sandboxed && overlay_mounts_here();
+    assert_eq!(overlay_on_cwd, want_overlay as usize, "{ctx}");
     // No labelmap above the checkout (the journal lives in the out-dir, checked below).
     assert_eq!(field(answer, "labelmap_above"), "none", "{ctx}");
     let watches: Vec<&str> = answer
@@ -385,6 +415,12 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
             );
         }
     }
+}
+
+/// Whether an overlay can be mounted in a sandbox on this machine (the harness's own probe).
+fn overlay_mounts_here() -> bool {
+    let scratch = tempfile::tempdir().unwrap();
+    runners::sandbox::probe_overlay(scratch.path()).is_ok()
 }
 
 /// A probe round; `via_sh` names the script as `sh <script>` instead of as argv[0].
@@ -419,6 +455,33 @@ fn probe_round(sandbox: &str, via_sh: bool) {
     // The round records what reached the agents: names only, never a HARNESS_ one.
     let record = std::fs::read_to_string(f.out.join("round.json")).unwrap();
     assert!(!record.contains("HARNESS_SECRET") && !record.contains("SOME_VAR"));
+    // How the checkouts were made is recorded (issue 14): per dispatch, for the round, in
+    // ROUND_DONE and the report header. Without a sandbox (no mount namespace) it is the copy.
+    let method = if sandbox != "none" && overlay_mounts_here() {
+        "overlay"
+    } else {
+        "copy"
+    };
+    assert!(
+        record.contains(&format!("\"checkout\": \"{method}\"")),
+        "{record}"
+    );
+    assert!(done.contains(&format!("checkout: {method}\n")), "{done}");
+    let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
+    assert!(md.contains(&format!("checkout {method}")), "{md}");
+    let mut per_dispatch = 0;
+    for e in std::fs::read_dir(&f.out).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with("_r1.json") {
+            let rec = std::fs::read_to_string(e.path()).unwrap();
+            assert!(
+                rec.contains(&format!("\"checkout\": \"{method}\"")),
+                "{name}: {rec}"
+            );
+            per_dispatch += 1;
+        }
+    }
+    assert_eq!(per_dispatch, 6, "{ctx}");
     let iso = done
         .lines()
         .find_map(|l| l.strip_prefix("isolation: "))

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The channels the adversary reports, each of which must appear in every answer.
-const CHANNELS: [&str; 24] = [
+const CHANNELS: [&str; 25] = [
     "proc_cmdline",
     "ps_ef",
     "parent_cmdline",
@@ -27,6 +27,7 @@ const CHANNELS: [&str; 24] = [
     "sibling_checkouts",
     "dispatch_folder",
     "sibling_seal",
+    "mount_table",
     "temp_parent",
     "out_list",
     "out_read",
@@ -282,6 +283,12 @@ mod serde_json_lite {
     }
 }
 
+/// Whether an overlay can be mounted in a sandbox on this machine (the harness's own probe).
+fn overlay_mounts_here() -> bool {
+    let scratch = tempfile::tempdir().unwrap();
+    runners::sandbox::probe_overlay(scratch.path()).is_ok()
+}
+
 /// The out-dir holds only what the harness writes.
 fn assert_out_dir_is_the_harness_own(out: &Path) {
     let fixed = [
@@ -292,6 +299,7 @@ fn assert_out_dir_is_the_harness_own(out: &Path) {
         "summary.json",
         "report.md",
         "report.html",
+        "usage.json",
     ];
     for e in std::fs::read_dir(out).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -350,6 +358,16 @@ fn full_sandbox_closes_every_channel_the_adversary_tries() {
     assert_eq!(iso, "full");
     assert!(done.contains("isolation: full"), "{done}");
     assert!(report.contains("isolation full"), "{report}");
+    // Issue 14: where this machine mounts overlays the channels above were tried on one, and
+    // its mount table (closed above) was looked at: one overlay, layers in the own folder only.
+    if overlay_mounts_here() {
+        assert!(done.contains("checkout: overlay"), "{done}");
+        assert!(report.contains("checkout overlay"), "{report}");
+        for p in &parsed {
+            let mt = &p["mount_table"].1;
+            assert!(mt.contains(", 1 overlay,"), "{mt}");
+        }
+    }
     assert_out_dir_is_the_harness_own(&out);
     assert!(!std::fs::read_dir(&w.home)
         .unwrap()
@@ -746,4 +764,65 @@ fn timeout_under_the_full_sandbox_leaves_no_process_behind() {
             .status();
     }
     assert!(left.is_empty(), "survived the timeout: {left:?}");
+}
+
+/// Issue 14: dispatches run one after another on overlay checkouts (where this machine mounts
+/// them; else on copies). A file one dispatch writes and an edit of a tracked file are not seen
+/// by the next (nothing writes through to the shared template), and the mount table names only
+/// the dispatch's own folder: no arm, no template path.
+#[test]
+fn overlay_dispatches_do_not_see_each_other_and_mounts_name_no_arm() {
+    let w = world();
+    let out = w.out("overlay");
+    let agent = format!(
+        "command:sh {} {{prompt}}",
+        agents_dir().join("overlay_probe.sh").display()
+    );
+    let o = w.run(&out, &agent, &["--sandbox", "auto", "--jobs", "1"]);
+    let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+        .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));
+    assert!(done.contains("complete: yes"), "{done}\n{}", show(&o));
+    let round = std::fs::read_to_string(out.join("round.json")).unwrap();
+    let overlay = round.contains("\"checkout\": \"overlay\"");
+    assert_eq!(
+        overlay,
+        overlay_mounts_here(),
+        "overlay checkouts are used exactly where they can be mounted: {round}"
+    );
+    eprintln!(
+        "checkout method: {}",
+        if overlay { "overlay" } else { "copy" }
+    );
+    let ans = answers(&out);
+    assert_eq!(ans.len(), 4);
+    for a in ans.values() {
+        assert!(
+            a.contains("leftovers=0"),
+            "a dispatch saw an earlier one's file: {a}"
+        );
+        assert!(
+            a.contains("readme=A small project.") && !a.contains("tampered"),
+            "a dispatch saw an earlier one's edit: {a}"
+        );
+        let cwd = a.lines().find_map(|l| l.strip_prefix("cwd=")).unwrap();
+        let own = Path::new(cwd)
+            .parent()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        for m in a.lines().filter_map(|l| l.strip_prefix("mount=")) {
+            assert!(!m.contains("ARM") && !m.contains("CTRL"), "arm in {m}");
+            if m.contains(" - overlay ") {
+                for opt in m.split(',').filter_map(|o| o.split_once('=')) {
+                    if ["lowerdir", "upperdir", "workdir"].contains(&opt.0) {
+                        assert!(opt.1.starts_with(&own), "{} outside {own}: {m}", opt.1);
+                    }
+                }
+            }
+        }
+        if overlay {
+            assert!(a.contains(" - overlay "), "no overlay mount seen: {a}");
+        }
+    }
 }

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::corpus::{Corpus, EntryKind};
 use crate::error::{Error, Result};
+use crate::pack::PackWriter;
 
 /// The branch the checkout's single commit is on.
 const BRANCH: &str = "main";
@@ -244,30 +245,84 @@ fn write_file(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         .map_err(|e| Error::io("chmod", path, e))
 }
 
-/// Packs every object of the snapshot into one pack and removes the loose copies: each
-/// dispatch copies the template's `.git`, and a few pack files copy far faster than a loose
-/// file (and a folder) per object.
-fn pack_loose_objects(repo: &Repository, commit: Oid) -> Result<()> {
-    let objects = repo.path().join("objects");
-    let mut pb = repo
-        .packbuilder()
-        .map_err(|e| Error::git("starting a pack", e))?;
-    pb.insert_commit(commit)
-        .map_err(|e| Error::git("adding the snapshot to the pack", e))?;
-    let pack_dir = objects.join("pack");
-    fs::create_dir_all(&pack_dir).map_err(|e| Error::io("create dir", &pack_dir, e))?;
-    pb.write(&pack_dir, 0o444)
-        .map_err(|e| Error::git("writing the pack", e))?;
-    for entry in fs::read_dir(&objects).map_err(|e| Error::io("read dir", &objects, e))? {
-        let entry = entry.map_err(|e| Error::io("read dir", &objects, e))?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.len() == 2 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
-            let p = entry.path();
-            fs::remove_dir_all(&p).map_err(|e| Error::io("remove", &p, e))?;
-        }
+/// Copies the corpus's trees raw into one pack, so the checkout's tree id is the base tree id.
+fn copy_trees(corpus: &Corpus, pack_dir: &Path) -> Result<()> {
+    let src = corpus.base.open()?;
+    let src_odb = src
+        .odb()
+        .map_err(|e| Error::git("opening the source odb", e))?;
+    let mut pack = PackWriter::create(pack_dir, corpus.trees.len() as u32, usize::MAX)?;
+    for &t in &corpus.trees {
+        let obj = src_odb.read(t).map_err(|source| Error::ObjectRead {
+            path: "(tree)".into(),
+            oid: t.to_string(),
+            source,
+        })?;
+        pack.add(ObjectType::Tree, t, obj.data())?;
     }
-    Ok(())
+    pack.finish()
+}
+
+/// Reads every blob once, writes its file (or symlink) into the working tree and the blob into
+/// a pack; in parallel, one source handle and one pack per chunk. A blob named by several paths
+/// is packed once. Returns each file entry's size.
+fn write_blobs_and_files(
+    corpus: &Corpus,
+    dir: &Path,
+    pack_dir: &Path,
+) -> Result<Vec<(usize, u64)>> {
+    let blobs: Vec<usize> = (0..corpus.entries.len())
+        .filter(|&i| corpus.entries[i].has_blob())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    let first: Vec<bool> = blobs
+        .iter()
+        .map(|&i| seen.insert(corpus.entries[i].oid))
+        .collect();
+    let chunk = blobs
+        .len()
+        .div_ceil(rayon::current_num_threads() * 4)
+        .max(1);
+    let sizes = blobs
+        .par_chunks(chunk)
+        .zip(first.par_chunks(chunk))
+        .enumerate()
+        .map(|(tag, (idxs, firsts))| -> Result<Vec<(usize, u64)>> {
+            let src = corpus.base.open()?;
+            let src_odb = src
+                .odb()
+                .map_err(|e| Error::git("opening the source odb", e))?;
+            let count = firsts.iter().filter(|f| **f).count() as u32;
+            let mut pack = PackWriter::create(pack_dir, count, tag)?;
+            let mut out = Vec::with_capacity(idxs.len());
+            for (&i, &pack_it) in idxs.iter().zip(firsts) {
+                let e = &corpus.entries[i];
+                let obj = src_odb.read(e.oid).map_err(|source| Error::ObjectRead {
+                    path: e.path.clone(),
+                    oid: e.oid.to_string(),
+                    source,
+                })?;
+                let data = obj.data();
+                if pack_it {
+                    pack.add(ObjectType::Blob, e.oid, data)?;
+                }
+                let target = dir.join(&e.path);
+                match &e.kind {
+                    EntryKind::File => write_file(&target, data, 0o644)?,
+                    EntryKind::Executable => write_file(&target, data, 0o755)?,
+                    EntryKind::Symlink { target: t } => {
+                        std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(t), &target)
+                            .map_err(|err| Error::io("symlink", &target, err))?
+                    }
+                    EntryKind::Submodule => unreachable!("filtered above"),
+                }
+                out.push((i, data.len() as u64));
+            }
+            pack.finish()?;
+            Ok(out)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(sizes.into_iter().flatten().collect())
 }
 
 /// Requires `dir` to be absent (it is created, mode 0700) or an empty folder.
@@ -356,77 +411,11 @@ impl Template {
             fs::create_dir_all(&p).map_err(|e| Error::io("create dir", &p, e))?;
         }
 
-        // Trees: copied raw, so the checkout's tree id is the base tree id.
-        {
-            let src = corpus.base.open()?;
-            let src_odb = src
-                .odb()
-                .map_err(|e| Error::git("opening the source odb", e))?;
-            let dst_odb = repo
-                .odb()
-                .map_err(|e| Error::git("opening the new odb", e))?;
-            for &t in &corpus.trees {
-                let obj = src_odb.read(t).map_err(|source| Error::ObjectRead {
-                    path: "(tree)".into(),
-                    oid: t.to_string(),
-                    source,
-                })?;
-                dst_odb
-                    .write(ObjectType::Tree, obj.data())
-                    .map_err(|e| Error::git("writing a tree", e))?;
-            }
-        }
-
-        // Blobs and files, in parallel; one repository handle per chunk and thread.
-        let blobs: Vec<usize> = (0..corpus.entries.len())
-            .filter(|&i| corpus.entries[i].has_blob())
-            .collect();
-        let chunk = blobs
-            .len()
-            .div_ceil(rayon::current_num_threads() * 8)
-            .max(1);
-        let sizes: Vec<(usize, u64)> = blobs
-            .par_chunks(chunk)
-            .map(|idxs| -> Result<Vec<(usize, u64)>> {
-                let src = corpus.base.open()?;
-                let src_odb = src
-                    .odb()
-                    .map_err(|e| Error::git("opening the source odb", e))?;
-                let dst = Repository::open(&dir)
-                    .map_err(|e| Error::git("opening the new repository", e))?;
-                let dst_odb = dst
-                    .odb()
-                    .map_err(|e| Error::git("opening the new odb", e))?;
-                let mut out = Vec::with_capacity(idxs.len());
-                for &i in idxs {
-                    let e = &corpus.entries[i];
-                    let obj = src_odb.read(e.oid).map_err(|source| Error::ObjectRead {
-                        path: e.path.clone(),
-                        oid: e.oid.to_string(),
-                        source,
-                    })?;
-                    let data = obj.data();
-                    dst_odb.write(ObjectType::Blob, data).map_err(|err| {
-                        Error::git(format!("writing the blob of {}", e.path), err)
-                    })?;
-                    let target = dir.join(&e.path);
-                    match &e.kind {
-                        EntryKind::File => write_file(&target, data, 0o644)?,
-                        EntryKind::Executable => write_file(&target, data, 0o755)?,
-                        EntryKind::Symlink { target: t } => {
-                            std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(t), &target)
-                                .map_err(|err| Error::io("symlink", &target, err))?
-                        }
-                        EntryKind::Submodule => unreachable!("filtered above"),
-                    }
-                    out.push((i, data.len() as u64));
-                }
-                Ok(out)
-            })
-            .collect::<Result<Vec<_>>>()?
-            .into_iter()
-            .flatten()
-            .collect();
+        let pack_dir = repo.path().join("objects").join("pack");
+        fs::create_dir_all(&pack_dir).map_err(|e| Error::io("create dir", &pack_dir, e))?;
+        crate::pack::trust_object_reads();
+        copy_trees(corpus, &pack_dir)?;
+        let sizes = write_blobs_and_files(corpus, &dir, &pack_dir)?;
         for (i, n) in sizes {
             if let Some(Expect::File { size, .. }) = expected.get_mut(&corpus.entries[i].path) {
                 *size = n;
@@ -448,7 +437,6 @@ impl Template {
             .read_tree(&tree)
             .and_then(|()| index.write())
             .map_err(|e| Error::git("writing the index", e))?;
-        pack_loose_objects(&repo, commit)?;
 
         let info = repo.path().join("info");
         fs::create_dir_all(&info).map_err(|e| Error::io("create dir", &info, e))?;
@@ -456,13 +444,16 @@ impl Template {
         fs::write(&exclude, format!("{}\n", plant.exclude_line()))
             .map_err(|e| Error::io("write", &exclude, e))?;
 
-        Ok(Template {
+        let template = Template {
             dir,
             commit,
             tree: tree.id(),
             plant: plant.clone(),
             expected,
-        })
+        };
+        // Overlay checkouts share this folder as their lower layer unchecked: check it once.
+        template.verify_isolation(&template.dir)?;
+        Ok(template)
     }
 
     /// The template folder.
@@ -499,6 +490,90 @@ impl Template {
         Ok(Checkout {
             path: dest.to_path_buf(),
             treediff,
+        })
+    }
+
+    /// Prepares one dispatch's overlay checkout (issue 14) under `dispatch_dir`, mounted later
+    /// at `target` by the sandbox: empty layers, the seal planted into the upper layer for ARM,
+    /// then the upper layer checked to hold exactly the plant (ARM) or nothing (CTRL). The lower
+    /// layer is the template, checked once when it was built; this costs O(size of the plant).
+    pub fn overlay_checkout(
+        &self,
+        dispatch_dir: &Path,
+        target: &Path,
+        seal: Option<&Seal>,
+    ) -> Result<(Checkout, crate::overlay::OverlayLayers)> {
+        let layers = crate::overlay::OverlayLayers::create(&self.dir, dispatch_dir, target)?;
+        if let Some(seal) = seal {
+            self.plant_seal(&layers.upper, seal)?;
+        }
+        let treediff = self.upper_diff(&layers.upper, seal)?;
+        if !treediff.is_exact() {
+            return Err(Error::TreediffMismatch {
+                checkout: layers.upper.clone(),
+                treediff: Box::new(treediff),
+            });
+        }
+        Ok((
+            Checkout {
+                path: target.to_path_buf(),
+                treediff,
+            },
+            layers,
+        ))
+    }
+
+    /// The treediff of an overlay checkout: what its upper layer holds beyond the template
+    /// (everything in it is a difference), against the plant expected for this arm.
+    pub fn upper_diff(&self, upper: &Path, seal: Option<&Seal>) -> Result<Treediff> {
+        let planted = seal.map(|s| self.plant.seal_path(s));
+        let dirs: BTreeSet<&str> = planted
+            .as_deref()
+            .map(|p| parents(p).collect())
+            .unwrap_or_default();
+        let (mut extra, mut changed) = (Vec::new(), Vec::new());
+        let mut found_seal = false;
+        for item in walkdir::WalkDir::new(upper)
+            .min_depth(1)
+            .follow_links(false)
+        {
+            let item = item.map_err(|e| Error::io("walk", upper, e.into()))?;
+            let rel = item
+                .path()
+                .strip_prefix(upper)
+                .expect("walkdir stays under its root")
+                .to_string_lossy()
+                .into_owned();
+            let ft = item.file_type();
+            if dirs.contains(rel.as_str()) && ft.is_dir() {
+                // A plant folder over a template folder: merged, not a difference.
+                continue;
+            }
+            if Some(rel.as_str()) == planted.as_deref() {
+                found_seal = true;
+                let ok = ft.is_file()
+                    && seal.is_some_and(|s| fs::read(item.path()).is_ok_and(|b| b == s.bytes));
+                if !ok {
+                    changed.push(rel);
+                }
+                continue;
+            }
+            extra.push(if ft.is_dir() { format!("{rel}/") } else { rel });
+        }
+        let mut missing = Vec::new();
+        if let Some(p) = &planted {
+            if !found_seal {
+                missing.push(p.clone());
+            } else if changed.is_empty() {
+                extra.push(p.clone());
+            }
+        }
+        extra.sort();
+        Ok(Treediff {
+            planted,
+            extra,
+            missing,
+            changed,
         })
     }
 

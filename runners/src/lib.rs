@@ -12,6 +12,8 @@ pub mod checkout;
 pub mod corpus;
 pub mod error;
 pub mod label;
+pub mod overlay;
+mod pack;
 pub mod process;
 pub mod reap;
 pub mod sandbox;
@@ -28,6 +30,7 @@ pub use checkout::{copy_tree, remove_tree, Checkout, Plant, Seal, Template, Tree
 pub use corpus::{links_out, tracked_at_base, Corpus, Entry, EntryKind, LinkOut, TrackedCheck};
 pub use error::{Error, Result};
 pub use label::{unique_labels, unique_labels_with, Label, LABEL_LEN};
+pub use overlay::{OverlayLayers, METHOD_COPY, METHOD_OVERLAY};
 pub use process::{
     check_pass_env, resolve_program, run as run_process, DispatchHome, ProcessGroups, RunOutcome,
     RunSpec,

@@ -118,6 +118,9 @@ pub struct SandboxRequest {
     /// entry that happens to be an ancestor of the seal. The read/write folders are
     /// exempt (the checkout lives under the temp root).
     pub forbid: Vec<PathBuf>,
+    /// An overlay checkout the sandbox child mounts at `checkout` before the agent starts
+    /// (issue 14); `None` when the checkout is a full copy already in place.
+    pub overlay: Option<crate::overlay::OverlayLayers>,
 }
 
 /// Landlock as applied to one invocation.
@@ -785,6 +788,7 @@ pub fn wrap_argv(
         v.push("--forbid".into());
         v.push(f.clone().into_os_string());
     }
+    push_overlay_args(&mut v, req.overlay.as_ref());
     v.push("--".into());
     v.extend(agent_argv.iter().cloned());
     v
@@ -795,6 +799,7 @@ pub fn parse_wrapper_args(args: &[OsString]) -> Result<(SandboxRequest, Vec<OsSt
     let mut mode = None;
     let (mut checkout, mut home, mut tmp, mut report) = (None, None, None, None);
     let mut forbid = Vec::new();
+    let mut overlay_args: Vec<(String, PathBuf)> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].to_string_lossy();
@@ -803,6 +808,7 @@ pub fn parse_wrapper_args(args: &[OsString]) -> Result<(SandboxRequest, Vec<OsSt
             if agent.is_empty() {
                 return Err(Error::Sandbox("no agent command after `--`".into()));
             }
+            let checkout_path = checkout.clone();
             let need = |v: Option<PathBuf>, n: &str| {
                 v.ok_or_else(|| Error::Sandbox(format!("missing --{n}")))
             };
@@ -813,6 +819,7 @@ pub fn parse_wrapper_args(args: &[OsString]) -> Result<(SandboxRequest, Vec<OsSt
                 tmp: need(tmp, "tmp")?,
                 report: need(report, "report")?,
                 forbid,
+                overlay: overlay_from_args(&overlay_args, checkout_path)?,
             };
             return Ok((req, agent));
         }
@@ -826,6 +833,9 @@ pub fn parse_wrapper_args(args: &[OsString]) -> Result<(SandboxRequest, Vec<OsSt
             "--tmp" => tmp = Some(PathBuf::from(value)),
             "--report" => report = Some(PathBuf::from(value)),
             "--forbid" => forbid.push(PathBuf::from(value)),
+            o if o.starts_with("--overlay-") => {
+                overlay_args.push((o.to_string(), PathBuf::from(value)))
+            }
             other => {
                 return Err(Error::Sandbox(format!(
                     "unknown wrapper argument `{other}`"
@@ -860,8 +870,9 @@ fn cstring(s: &OsStr) -> Result<CString> {
 
 /// Child status record: private-mount errno, proc-mount errno, landlock code
 /// (0 not attempted, 1 full, 2 partial, 3 not enforced, 4 error), landlock ABI,
-/// landlock errno, refused flag.
-const REC_LEN: usize = 24;
+/// landlock errno, refused flag, overlay code (0 mounted or not asked, else
+/// [`crate::overlay::describe_code`]).
+const REC_LEN: usize = 28;
 
 /// The wrapper body: enters the layers the mode asks for, runs the agent, writes the
 /// report and returns the exit code to exit with (the agent's, or 128+signal,
@@ -939,6 +950,11 @@ pub fn run_sandboxed_with(
     } else {
         vec![0]
     };
+    let overlay = req
+        .overlay
+        .as_ref()
+        .map(crate::overlay::OverlayLayers::prepare)
+        .transpose()?;
     let mut started: Option<(libc::pid_t, libc::c_int, OwnedFd)> = None;
     for flags in attempts {
         let (sync_r, sync_w) = pipe_cloexec().map_err(|e| Error::os("pipe", e))?;
@@ -972,6 +988,7 @@ pub fn run_sandboxed_with(
             if flags & libc::CLONE_NEWNS != 0 {
                 (priv_e, proc_e) = mount_fresh_proc();
             }
+            let ovl_code = mount_overlay_in_child(overlay.as_ref(), flags, priv_e);
             let (mut ll_code, mut ll_abi, mut ll_errno) = (0i32, 0i32, 0i32);
             if let Some(rs) = ruleset.take() {
                 // SAFETY: open(2) with a static path; the fd is handed to the rule.
@@ -986,6 +1003,7 @@ pub fn run_sandboxed_with(
                 } else {
                     Ok(rs)
                 };
+                let rs = rs.and_then(|r| allow_mounted_overlay(r, overlay.as_ref(), ovl_code));
                 match rs.and_then(|r| r.restrict_self()) {
                     Ok(st) => {
                         ll_code = match st.ruleset {
@@ -1002,11 +1020,21 @@ pub fn run_sandboxed_with(
                 }
             }
             let ns_missing = flags != NS_FULL || priv_e != 0 || proc_e != 0;
-            let refused = strict && (ns_missing || ll_failed_before || ll_code != 1);
+            // An overlay checkout that is not mounted is an empty folder: never run in it.
+            let refused =
+                strict && (ns_missing || ll_failed_before || ll_code != 1) || ovl_code != 0;
             let mut rec = [0u8; REC_LEN];
-            for (i, v) in [priv_e, proc_e, ll_code, ll_abi, ll_errno, refused as i32]
-                .iter()
-                .enumerate()
+            for (i, v) in [
+                priv_e,
+                proc_e,
+                ll_code,
+                ll_abi,
+                ll_errno,
+                refused as i32,
+                ovl_code,
+            ]
+            .iter()
+            .enumerate()
             {
                 rec[i * 4..i * 4 + 4].copy_from_slice(&v.to_ne_bytes());
             }
@@ -1074,6 +1102,12 @@ pub fn run_sandboxed_with(
     let field = |i: usize| i32::from_ne_bytes(rec[i * 4..i * 4 + 4].try_into().unwrap_or_default());
     let (priv_e, proc_e, ll_code, ll_abi, ll_errno, refused) =
         (field(0), field(1), field(2), field(3), field(4), field(5));
+    if field(6) != 0 {
+        iso.missing.push(format!(
+            "overlay checkout: {}",
+            crate::overlay::describe_code(field(6))
+        ));
+    }
     if flags & libc::CLONE_NEWNS != 0 {
         if priv_e != 0 {
             iso.missing.push(format!(
@@ -1172,4 +1206,135 @@ pub fn wrapper_main(args: &[OsString]) -> i32 {
             EXIT_SANDBOX_REFUSED
         }
     }
+}
+
+// ---------------------------------------------------------------------------------
+// Overlay checkouts (issue 14): kept apart from the wrapper's body.
+
+fn push_overlay_args(v: &mut Vec<OsString>, overlay: Option<&crate::overlay::OverlayLayers>) {
+    if let Some(o) = overlay {
+        for (flag, p) in [
+            ("--overlay-lower", &o.lower),
+            ("--overlay-stage", &o.stage),
+            ("--overlay-upper", &o.upper),
+            ("--overlay-work", &o.work),
+        ] {
+            v.push(flag.into());
+            v.push(p.clone().into_os_string());
+        }
+    }
+}
+
+fn overlay_from_args(
+    args: &[(String, PathBuf)],
+    checkout: Option<PathBuf>,
+) -> Result<Option<crate::overlay::OverlayLayers>> {
+    if args.is_empty() {
+        return Ok(None);
+    }
+    let get = |n: &str| {
+        args.iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| Error::Sandbox(format!("missing {n}")))
+    };
+    Ok(Some(crate::overlay::OverlayLayers {
+        lower: get("--overlay-lower")?,
+        stage: get("--overlay-stage")?,
+        upper: get("--overlay-upper")?,
+        work: get("--overlay-work")?,
+        target: checkout.ok_or_else(|| Error::Sandbox("missing --checkout".into()))?,
+    }))
+}
+
+/// In the sandbox child: mounts the overlay checkout when one was asked for. Needs the private
+/// mount namespace the child has just made; without one it is refused (code 5000).
+fn mount_overlay_in_child(
+    overlay: Option<&crate::overlay::PreparedOverlay>,
+    flags: libc::c_int,
+    priv_e: i32,
+) -> i32 {
+    match overlay {
+        None => 0,
+        Some(_) if flags & libc::CLONE_NEWNS == 0 || priv_e != 0 => 5000 + libc::EPERM,
+        Some(o) => o.mount_in_child(),
+    }
+}
+
+/// Whether an overlay can be mounted in a sandbox here: tried for real, in a short-lived child
+/// in fresh user + mount namespaces, on layers made under `scratch` (removed after).
+pub fn probe_overlay(scratch: &Path) -> std::result::Result<(), String> {
+    let dir = scratch.join("overlay-probe");
+    let _ = crate::checkout::remove_tree(&dir);
+    fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = probe_overlay_in(&dir);
+    let _ = crate::checkout::remove_tree(&dir);
+    result
+}
+
+fn probe_overlay_in(dir: &Path) -> std::result::Result<(), String> {
+    let lower = dir.join("lower");
+    fs::create_dir(&lower).map_err(|e| e.to_string())?;
+    fs::write(lower.join("f"), b"x").map_err(|e| e.to_string())?;
+    let target = dir.join("t");
+    let layers =
+        crate::overlay::OverlayLayers::create(&lower, dir, &target).map_err(|e| e.to_string())?;
+    let prepared = layers.prepare().map_err(|e| e.to_string())?;
+    let check = CString::new(target.join("f").as_os_str().as_bytes()).map_err(|e| e.to_string())?;
+    let (sync_r, sync_w) = pipe_cloexec().map_err(|e| format!("pipe: {e}"))?;
+    let (st_r, st_w) = pipe_cloexec().map_err(|e| format!("pipe: {e}"))?;
+    let pid = clone_with(NS_FULL).map_err(|e| format!("clone: {e}"))?;
+    if pid == 0 {
+        let mut b = [0u8; 1];
+        if read_full(&sync_r, &mut b) != 1 {
+            // SAFETY: leaving the forked child without running destructors.
+            unsafe { libc::_exit(2) };
+        }
+        let (p, _) = mount_fresh_proc();
+        let mut code = mount_overlay_in_child(Some(&prepared), NS_FULL, p);
+        // SAFETY: access(2) on a C string built before the clone.
+        if code == 0 && unsafe { libc::access(check.as_ptr(), libc::R_OK) } != 0 {
+            code = 6000 + errno();
+        }
+        write_all_raw(st_w.as_raw_fd(), &code.to_ne_bytes());
+        // SAFETY: as above.
+        unsafe { libc::_exit(0) };
+    }
+    drop(sync_r);
+    drop(st_w);
+    if let Err(e) = write_id_maps(pid) {
+        kill_and_reap(pid);
+        return Err(format!("uid/gid map: {e}"));
+    }
+    write_all_raw(sync_w.as_raw_fd(), &[1]);
+    drop(sync_w);
+    let mut rec = [0u8; 4];
+    let got = read_full(&st_r, &mut rec);
+    let _ = wait_status(pid);
+    match (got, i32::from_ne_bytes(rec)) {
+        (4, 0) => Ok(()),
+        (4, code) => Err(crate::overlay::describe_code(code)),
+        _ => Err("probe child ended without reporting".into()),
+    }
+}
+
+/// Landlock skips the folder a mount covers when it walks up a path, so the rule on the
+/// checkout folder (opened before the overlay was mounted on it) does not reach the overlay:
+/// the child adds the same rule on the mounted overlay's root. Between `clone` and `exec`.
+fn allow_mounted_overlay(
+    rs: RulesetCreated,
+    overlay: Option<&crate::overlay::PreparedOverlay>,
+    ovl_code: i32,
+) -> std::result::Result<RulesetCreated, landlock::RulesetError> {
+    let Some(o) = overlay.filter(|_| ovl_code == 0) else {
+        return Ok(rs);
+    };
+    // SAFETY: open(2) of a C string built before the clone; the fd is handed to the rule.
+    let fd = unsafe { libc::open(o.target().as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Ok(rs);
+    }
+    // SAFETY: fd was just opened and is owned here.
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    rs.add_rule(PathBeneath::new(owned, AccessFs::from_all(TARGET_ABI)))
 }

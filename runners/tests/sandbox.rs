@@ -44,6 +44,7 @@ fn fixture(mode: SandboxMode) -> Fixture {
         tmp: home.tmp.clone(),
         report: records.path().join("isolation.json"),
         forbid: vec![outside.path().to_path_buf(), records.path().to_path_buf()],
+        overlay: None,
     };
     Fixture {
         _dirs: vec![outside, work, records],

@@ -154,6 +154,30 @@ if [ -n "$sib_hit" ]; then
 else
   say sibling_seal closed "$sib_try sibling seal files seen, none readable"
 fi
+# --- the mount table: an overlay checkout's mount must not say where its layers live ----
+# (the template, another dispatch's folder), nor name an arm or a path of the round.
+if mt=$(cat /proc/self/mountinfo 2>&1); then
+  mt_hit=""
+  w=$(printf '%s\n' "$mt" | grep -Ew 'ARM|CTRL' | head -n 1)
+  [ -n "$w" ] && mt_hit="arm named: $w"
+  for p in "$out" "$repo" "$home" "$qset" "$seal"; do
+    [ -n "$p" ] && [ -z "$mt_hit" ] || continue
+    w=$(printf '%s\n' "$mt" | grep -F -- "$p" | head -n 1)
+    [ -n "$w" ] && mt_hit="$p named: $w"
+  done
+  ovl=$(printf '%s\n' "$mt" | grep -c ' - overlay ')
+  for o in $(printf '%s\n' "$mt" | grep ' - overlay ' | tr ',' '\n' | sed -n 's/^\(lowerdir\|upperdir\|workdir\)=//p' | tr ':' '\n'); do
+    [ -z "$mt_hit" ] || break
+    case "$o" in "$dispatch"/*) ;; *) mt_hit="layer outside the dispatch's own folder: $o" ;; esac
+  done
+  if [ -n "$mt_hit" ]; then
+    say mount_table open "$mt_hit"
+  else
+    say mount_table closed "$(printf '%s\n' "$mt" | wc -l) mounts, $ovl overlay, layers only under $dispatch"
+  fi
+else
+  say mount_table closed "$mt"
+fi
 tmpparent=$(dirname "$root")
 if l=$(list "$tmpparent"); then
   say temp_parent open "$tmpparent: $(printf '%s\n' "$l" | wc -l) entries"

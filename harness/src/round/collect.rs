@@ -115,13 +115,16 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
 /// The isolation the report header shows. Under `--sandbox none` nothing kept an agent out of
 /// the out-dir, where the journal (labels, questions, prompts) and other answers are: said.
 fn isolation_header(record: &RoundRecord) -> String {
-    if record.sandbox == "none" {
-        format!(
-            "{} (agents could read the round's journal: labels, prompts, answers)",
-            record.isolation
-        )
-    } else {
+    // The checkout method (issue 14) before the note: the header cuts long values.
+    let level = if record.checkout.is_empty() {
         record.isolation.clone()
+    } else {
+        format!("{} · checkout {}", record.isolation, record.checkout)
+    };
+    if record.sandbox == "none" {
+        format!("{level} (agents could read the round's journal: labels, prompts, answers)")
+    } else {
+        level
     }
 }
 
@@ -239,7 +242,11 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     record.env_names = names;
     let levels: Vec<String> = records.iter().filter_map(|r| r.isolation.clone()).collect();
     record.isolation = crate::sandbox::round_level(plan.options.sandbox, &levels);
+    record.checkout = record::checkout_methods(&records);
     println!("isolation: {}", record.isolation);
+    if !record.checkout.is_empty() {
+        println!("checkout: {}", record.checkout);
+    }
 }
 
 /// Refuses (exit 10) to score a round holding an answer that is not the one its dispatch wrote.
@@ -380,6 +387,9 @@ pub fn write_round_done(
     text.push_str(&format!("reps: {}\n", record.reps));
     text.push_str(&format!("arms: {}\n", record.arms));
     text.push_str(&format!("isolation: {}\n", record.isolation));
+    if !record.checkout.is_empty() {
+        text.push_str(&format!("checkout: {}\n", record.checkout));
+    }
     text.push_str(&format!(
         "scorer_fingerprint: {}\n",
         record.scorer_fingerprint

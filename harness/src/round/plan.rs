@@ -746,6 +746,7 @@ fn round_record(
         contaminated: gate.contaminated,
         gate: gate.axes.clone(),
         isolation: String::new(),
+        checkout: String::new(),
         started: chrono::Utc::now().to_rfc3339(),
         finished: None,
         status: RoundStatus::Running,

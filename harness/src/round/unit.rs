@@ -48,7 +48,8 @@ impl Runtime {
         let mut forbid = plan.forbid.clone();
         forbid.push(temp_root.path().to_path_buf());
         let sandbox = SandboxPlan::new(plan.options.sandbox, forbid)
-            .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
+            .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?
+            .with_overlay(temp_root.path());
         let plant = Plant::new(&plan.options.plant_dir)
             .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
         let template_dir = temp_root.fresh_dir()?;
@@ -256,14 +257,18 @@ fn execute_inner(
     } else {
         None
     };
-    let checkout = rt.template.checkout(&work, seal).context("checkout")?;
+    let (checkout, overlay, method) = rt
+        .sandbox
+        .checkout(&rt.template, &dir, &work, seal)
+        .context("checkout")?;
+    rec.checkout = Some(method.into());
     rec.treediff = Some(serde_json::to_value(&checkout.treediff)?);
     let home = runners::DispatchHome::create(&dir)?;
     if let Some(user_home) = &rt.user_home {
         runners::install_credentials(&rt.agent.spec, user_home, &home.home)?;
     }
     rt.agent.prepare_home(&home.home)?;
-    let outcome = run_agent(plan, d, rt, &dir, &work, &home)?;
+    let outcome = run_agent(plan, d, rt, &dir, &work, overlay.as_ref(), &home)?;
     let report = dir.join("sandbox.json");
     rec.fill_from(&outcome);
     rec.isolation = Some(rt.sandbox.level_of(&report));
@@ -298,6 +303,7 @@ fn run_agent(
     rt: &Runtime,
     dir: &Path,
     work: &Path,
+    overlay: Option<&runners::OverlayLayers>,
     home: &runners::DispatchHome,
 ) -> Result<RunOutcome> {
     let opts = &plan.options;
@@ -313,7 +319,7 @@ fn run_agent(
     let report = dir.join("sandbox.json");
     let argv = rt
         .sandbox
-        .wrap(&rt.harness_exe, work, home, &report, agent_argv);
+        .wrap(&rt.harness_exe, work, home, &report, overlay, agent_argv);
     let mut spec = runners::RunSpec::new(argv, work.to_path_buf(), home.clone(), opts.timeout);
     spec.stdin = rt.agent.spec.stdin_bytes(&d.prompt);
     let mut pass: Vec<String> = opts.pass_env.to_vec();
