@@ -224,6 +224,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         scorer: ScorerStamp {
             fingerprint: crate::reading::active().fingerprint(),
             lexicon_version: crate::reading::active().version(),
+            token_match: Some(crate::reading::active().token_match.as_str().into()),
         },
         base: BaseStamp {
             sha: base.commit.clone(),

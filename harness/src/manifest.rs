@@ -36,6 +36,11 @@ pub struct ScorerStamp {
     pub fingerprint: String,
     /// Human-readable lexicon version.
     pub lexicon_version: String,
+    /// How tokens are found (`word` or `exact`), in its own field so a reader sees the rule
+    /// without decoding the fingerprint. Absent in manifests written before it was recorded;
+    /// the fingerprint, which covers the rule, still decides the comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_match: Option<String>,
 }
 
 /// The pinned base commit.
@@ -344,20 +349,35 @@ pub fn check_scorer(manifest: &Manifest) -> Check {
     } else {
         Status::Mismatch
     };
+    let mut detail = format!(
+        "sealed {} ({}), this build {} ({})",
+        manifest
+            .scorer
+            .fingerprint
+            .get(..12)
+            .unwrap_or(&manifest.scorer.fingerprint),
+        crate::text::clean_line(&manifest.scorer.lexicon_version, 40),
+        &now[..12.min(now.len())],
+        crate::reading::active().version()
+    );
+    detail.push_str(&token_rule_note(manifest, status));
     Check {
         what: "scorer".into(),
         status,
-        detail: format!(
-            "sealed {} ({}), this build {} ({})",
-            manifest
-                .scorer
-                .fingerprint
-                .get(..12)
-                .unwrap_or(&manifest.scorer.fingerprint),
-            crate::text::clean_line(&manifest.scorer.lexicon_version, 40),
-            &now[..12.min(now.len())],
-            crate::reading::active().version()
+        detail,
+    }
+}
+
+/// On a scorer mismatch, names the token rule when the manifest records one and this run reads
+/// tokens another way (the fingerprint alone does not say which part of the reading moved).
+fn token_rule_note(manifest: &Manifest, status: Status) -> String {
+    let now = crate::reading::active().token_match.as_str();
+    match manifest.scorer.token_match.as_deref() {
+        Some(sealed) if status == Status::Mismatch && sealed != now => format!(
+            "; token rule differs: sealed {sealed}, this run {now} (--token-match {sealed} reads as sealed)",
+            sealed = crate::text::clean_line(sealed, 20)
         ),
+        _ => String::new(),
     }
 }
 

@@ -337,6 +337,7 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
         scorer: crate::manifest::ScorerStamp {
             fingerprint: scorer::fingerprint(),
             lexicon_version: scorer::LEXICON_VERSION.into(),
+            token_match: Some(scorer::TokenMatch::Word.as_str().into()),
         },
         base: crate::manifest::BaseStamp {
             sha: base.commit.clone(),

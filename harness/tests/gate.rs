@@ -386,6 +386,67 @@ fn manifest_round_trip_and_mismatches() {
         .code(10);
 }
 
+/// The token rule is a field of the manifest a reader sees, and a verify under the other rule
+/// names it as what differs.
+#[test]
+fn the_manifest_records_the_token_rule_and_verify_names_it_when_it_differs() {
+    let f = fixture(&[]);
+    let field = |m: &std::path::Path| {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(m).unwrap()).unwrap();
+        v["scorer"]["token_match"].clone()
+    };
+    let word = f.work.join("word.json");
+    seal(&f, &word).code(0);
+    assert_eq!(field(&word), "word");
+    let exact = f.work.join("exact.json");
+    harness()
+        .args(["seal", "--token-match", "exact", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("-o")
+        .arg(&exact)
+        .assert()
+        .code(0);
+    assert_eq!(field(&exact), "exact");
+    let verify = |m: &std::path::Path, extra: &[&str], code: i32| {
+        let a = harness()
+            .arg("verify")
+            .arg(m)
+            .arg("--repo")
+            .arg(&f.repo)
+            .args(extra)
+            .assert()
+            .code(code);
+        String::from_utf8_lossy(&a.get_output().stdout).to_string()
+    };
+    let text = verify(&exact, &[], 10);
+    assert!(
+        text.contains("token rule differs: sealed exact, this run word"),
+        "{text}"
+    );
+    let text = verify(&word, &["--token-match", "exact"], 10);
+    assert!(
+        text.contains("token rule differs: sealed word, this run exact"),
+        "{text}"
+    );
+    // Read as sealed, both verify and say nothing about the rule.
+    assert!(!verify(&exact, &["--token-match", "exact"], 0).contains("token rule"));
+    assert!(!verify(&word, &[], 0).contains("token rule"));
+    // A manifest from before the field (the rule only inside the fingerprint) still verifies.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&word).unwrap()).unwrap();
+    v["scorer"].as_object_mut().unwrap().remove("token_match");
+    let old = f.work.join("old.json");
+    std::fs::write(&old, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    verify(&old, &[], 0);
+    // Nor does it invent a rule it never recorded when the scorer differs.
+    assert!(!verify(&old, &["--token-match", "exact"], 10).contains("token rule"));
+}
+
 #[test]
 fn seal_refuses_what_the_gate_refuses() {
     let f = fixture(&[]);

@@ -271,3 +271,183 @@ fn a_rescore_with_another_scorer_does_not_claim_the_manifest() {
     let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
     assert!(summary.contains("\"UNVERIFIED\""), "{summary}");
 }
+
+/// The `rows moved` block of `moved.txt` in the round's latest `rescore-*` folder, as lines
+/// (`qid ARM|CTRL rN: old → new`), in the order written.
+fn moved_rows(out: &Path) -> Vec<String> {
+    let latest = std::fs::read_dir(out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("rescore-"))
+        })
+        .max()
+        .expect("a rescore folder");
+    let text = std::fs::read_to_string(latest.join("moved.txt")).unwrap();
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("rows moved:"));
+    let head = lines
+        .next()
+        .unwrap_or_else(|| panic!("no rows moved line: {text}"));
+    let rows: Vec<String> = lines.map(|l| l.trim().to_string()).collect();
+    assert_eq!(head, format!("rows moved: {}", rows.len()), "{text}");
+    rows
+}
+
+/// A round run for real with `run_args` added: q1 positive (the seal line the agent quotes
+/// names its token in UPPER case), q2 negative; answered by an agent script written here.
+fn round_read_as(agent_script: &str, run_args: &[&str], want_exit: i32) -> Round {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small service.\n"),
+            (".gitignore", b"tracks/\n"),
+        ],
+    );
+    let pos = tok("cod");
+    let neg = tok("reg");
+    let qset = dir.path().join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the release codename?", &pos],
+            [
+                "q2",
+                "negative",
+                "Which cloud region hosts production?",
+                &neg,
+            ],
+        ],
+    );
+    // The ledger gate wants the token as written in the seal; the line the agent quotes names
+    // it in UPPER case.
+    let seal = dir.path().join("handoff.md");
+    std::fs::write(
+        &seal,
+        format!(
+            "Tracker key: {pos}.\nThe release codename is {}.\n",
+            pos.to_uppercase()
+        ),
+    )
+    .unwrap();
+    let script = dir.path().join("agent.sh");
+    std::fs::write(&script, agent_script).unwrap();
+    let out = dir.path().join("out1");
+    let agent = format!("command:sh {} {{prompt}}", script.display());
+    harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "2",
+            "--sandbox",
+            "none",
+            "--agent",
+            &agent,
+        ])
+        .args(run_args)
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--seal")
+        .arg(&seal)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(want_exit);
+    Round {
+        _dir: dir,
+        out,
+        qset,
+    }
+}
+
+/// Answers the codename question with the planted seal's codename line (as written there,
+/// upper case) and says `refusal` to everything else, and to everything in CTRL.
+fn agent_saying(refusal: &str) -> String {
+    format!(
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\ncase \"$1\" in\n  *codename*) [ -f $seal ] && grep codename $seal && exit 0 ;;\nesac\necho '{refusal}'\n"
+    )
+}
+
+#[test]
+fn rescore_of_a_round_read_the_old_way_lists_the_rows_the_new_token_rule_moves() {
+    // Scored byte-exactly (the seed's reading), ARM's `ZZCOD693` is not the token `zzcod693`:
+    // every ARM positive is a FAIL and the round is INSTRUMENT_INCOMPLETE (exit 4).
+    let r = round_read_as(
+        &agent_saying("I could not find any record of that."),
+        &["--token-match", "exact"],
+        4,
+    );
+    let before = snapshot(&r.out);
+
+    // Today's reading (case-insensitive words) reads the same files: both ARM reps move, and
+    // nothing else does; the round becomes OK (exit 0).
+    let a = harness().arg("rescore").arg(&r.out).assert().code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert_eq!(
+        moved_rows(&r.out),
+        ["q1 ARM r1: FAIL → PASS", "q1 ARM r2: FAIL → PASS"],
+        "{text}"
+    );
+    assert!(text.contains("rows moved: 2"), "{text}");
+    assert!(text.contains("q1 ARM r1: FAIL → PASS"), "{text}");
+    // The originals are untouched: same names, same bytes (the rescore has its own folder).
+    let after: Vec<_> = snapshot(&r.out);
+    assert_eq!(after, before, "rescore must not touch the original files");
+
+    // Read the old way again, the same answers give the recorded classes: nothing moves.
+    harness()
+        .arg("rescore")
+        .arg(&r.out)
+        .args(["--token-match", "exact"])
+        .assert()
+        .code(4);
+    assert_eq!(moved_rows(&r.out), Vec::<String>::new());
+}
+
+#[test]
+fn rescore_with_a_user_lexicon_lists_the_rows_its_pattern_moves() {
+    // "Beats me" is not a refusal the standard lexicon knows: every negative is a FAIL, CTRL
+    // cannot abstain, the round is VOID (exit 3).
+    let r = round_read_as(&agent_saying("Beats me, honestly."), &[], 3);
+    let before = snapshot(&r.out);
+    let lex = r.out.parent().unwrap().join("beats.toml");
+    std::fs::write(
+        &lex,
+        "[[refusal]]\npattern = '\\bbeats me\\b'\nexample = 'Beats me, honestly.'\nlang = 'en'\n",
+    )
+    .unwrap();
+    let a = harness()
+        .arg("rescore")
+        .arg(&r.out)
+        .arg("--lexicon")
+        .arg(&lex)
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    // Both arms, both reps of the negative move; the positives (ARM answers the token, CTRL
+    // says "beats me" to a positive: FAIL either way) stay.
+    assert_eq!(
+        moved_rows(&r.out),
+        [
+            "q2 ARM r1: FAIL → PASS",
+            "q2 ARM r2: FAIL → PASS",
+            "q2 CTRL r1: FAIL → PASS",
+            "q2 CTRL r2: FAIL → PASS",
+        ],
+        "{text}"
+    );
+    // The extension is named where the rescore says which scorer read the answers.
+    assert!(text.contains("+ext:"), "{text}");
+    assert_eq!(
+        snapshot(&r.out),
+        before,
+        "rescore must not touch the original files"
+    );
+}

@@ -356,18 +356,18 @@ fn fence_lines(text: &str) -> Vec<(usize, usize, u8, usize, bool)> {
     found
 }
 
-/// Inline-span stripping over a stretch of text, visiting only the lines holding a backtick.
+/// Inline-span stripping over a stretch of text, line by line (each with its newline): a line
+/// without a backtick is copied whole, so spans never cross a line by construction. Nothing
+/// here computes a line boundary by hand: an index that could be off by one, or a loop that
+/// could spin under a wrong index, is not there to get wrong.
 fn strip_inline_lines(text: &str, out: &mut String, scratch: &mut Scratch) {
-    let mut pos = 0;
-    while let Some(off) = text[pos..].find('`') {
-        let at = pos + off;
-        let start = text[pos..at].rfind('\n').map_or(pos, |i| pos + i + 1);
-        let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-        out.push_str(&text[pos..start]);
-        strip_inline(&text[start..end], out, scratch);
-        pos = end;
+    for line in text.split_inclusive('\n') {
+        if line.contains('`') {
+            strip_inline(line, out, scratch);
+        } else {
+            out.push_str(line);
+        }
     }
-    out.push_str(&text[pos..]);
 }
 
 fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
@@ -391,14 +391,13 @@ fn strip_inline(line: &str, out: &mut String, scratch: &mut Scratch) {
     // next_same[r]: the next run after r with the same length (usize::MAX if none), from one
     // backward pass with the last index seen per length.
     const NONE: usize = usize::MAX;
-    let longest = runs.iter().map(|&(s, e)| e - s).max().unwrap_or(0);
-    if scratch.last_by_len.len() <= longest {
-        scratch.last_by_len.resize(longest + 1, NONE);
-    }
     scratch.next_same.clear();
     scratch.next_same.resize(runs.len(), NONE);
     for r in (0..runs.len()).rev() {
         let len = runs[r].1 - runs[r].0;
+        if scratch.last_by_len.len() <= len {
+            scratch.last_by_len.resize(len + 1, NONE);
+        }
         scratch.next_same[r] = scratch.last_by_len[len];
         scratch.last_by_len[len] = r;
     }
@@ -681,6 +680,79 @@ mod tests {
         assert_eq!(strip_quoted("text\n```"), "text\n```");
         // Inline spans around a fenced block are stripped on both sides.
         assert_eq!(strip_quoted("`q` a\n```\nx\n```\nb `r`"), " a\n\n\n\nb ");
+    }
+
+    #[test]
+    fn strip_quoted_spans_past_the_first_bytes_of_a_line() {
+        // Spans whose runs start and end at offsets > 1, several to a line, at both line ends.
+        assert_eq!(strip_quoted("ab `cd` ef `gh`"), "ab  ef ");
+        assert_eq!(strip_quoted("ab `c`\r\nde `f`\r\n"), "ab \r\nde \r\n");
+        // A later line holding a span after a line with none: its line start is found past
+        // the earlier text, not at the start of the answer.
+        assert_eq!(strip_quoted("x `a`\nzz\nq `b` r"), "x \nzz\nq  r");
+        // Multi-byte characters right before the line holding a span, and before the span.
+        assert_eq!(strip_quoted("é\n`a` b"), "é\n b");
+        assert_eq!(strip_quoted("값은\n`x` 입니다"), "값은\n 입니다");
+        assert_eq!(
+            strip_quoted("값은 `확인할 수 없습니다` 이고\n끝"),
+            "값은  이고\n끝"
+        );
+        // A span holding a whole shorter span is removed once, inner span and all.
+        assert_eq!(strip_quoted("x ``a `b` c`` y"), "x  y");
+        // Runs of one length on one line, a longer run on the next: each line pairs its own.
+        assert_eq!(strip_quoted("`a`\n``b``"), "\n");
+        assert_eq!(strip_quoted("`a` `b`\nz ```c``` z"), " \nz  z");
+        // An unclosed run on one line never pairs with a run on the next, the first line's
+        // run at the very start of the answer or not.
+        assert_eq!(strip_quoted("`a\n`b"), "`a\n`b");
+        assert_eq!(strip_quoted("a `b\nc `d"), "a `b\nc `d");
+        assert_eq!(strip_quoted("a ``b\nc ``d"), "a ``b\nc ``d");
+        assert_eq!(strip_quoted("``x\n`` y ``"), "``x\n");
+        // Unclosed run before a closed span on the same line.
+        assert_eq!(strip_quoted("`` ab `cd`"), "`` ab ");
+    }
+
+    #[test]
+    fn strip_quoted_fences_next_to_each_other() {
+        // A closer right after its opener.
+        assert_eq!(strip_quoted("```\n```\nA"), "\n\nA");
+        // Two blocks of the same kind, with and without text between: the first block's
+        // closer opens nothing.
+        assert_eq!(
+            strip_quoted("```\na\n```\nmid\n```\nb\n```\nend"),
+            "\n\n\nmid\n\n\n\nend"
+        );
+        assert_eq!(
+            strip_quoted("```\na\n```\n```\nb\n```\nend"),
+            "\n\n\n\n\n\nend"
+        );
+        // Longer tilde runs, and a tilde block holding a backtick fence line.
+        assert_eq!(strip_quoted("~~~~\nA\n~~~~~\nB"), "\n\n\nB");
+        assert_eq!(strip_quoted("~~~\nA\n```\n~~~\nB"), "\n\n\n\nB");
+        // An indented opener past offset 1, and a block after text, closed by a longer run.
+        assert_eq!(strip_quoted("ab\n   ```\nA\n  ````\nB"), "ab\n\n\n\nB");
+        // The line after a block keeps its own spans.
+        assert_eq!(strip_quoted("```\nA\n```\nx `y` z"), "\n\n\nx  z");
+    }
+
+    #[test]
+    fn fence_lines_finds_each_fence_line_once_with_its_bounds() {
+        // (line start, line end including its newline, char, run, bare), in text order.
+        assert_eq!(
+            fence_lines("ab\n```rust\ncode\n  ~~~~\n"),
+            vec![(3, 11, b'`', 3, false), (16, 23, b'~', 4, true)]
+        );
+        // The last line has no newline: it ends at the end of the text.
+        assert_eq!(fence_lines("x\n  ```"), vec![(2, 7, b'`', 3, true)]);
+        // Lines right after one another, each found once, the longer run read whole.
+        assert_eq!(
+            fence_lines("````\n```\n"),
+            vec![(0, 5, b'`', 4, true), (5, 9, b'`', 3, true)]
+        );
+        // A line holding both markers is one fence line; a marker inside text is none.
+        assert_eq!(fence_lines("```~~~\n"), vec![(0, 7, b'`', 3, false)]);
+        assert_eq!(fence_lines("~~~```\n"), vec![(0, 7, b'~', 3, false)]);
+        assert_eq!(fence_lines("see ``` here\nand ~~~ there"), vec![]);
     }
 
     #[test]
