@@ -449,8 +449,12 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
         }),
         (Phase::Post, Some((_, seal))) => {
             let mut detail = Vec::new();
+            // What the seal carries is found the way the scorer will find it in an answer
+            // that copies it (case-insensitive, whole words, unless --token-match exact).
+            let seal_text = String::from_utf8_lossy(seal);
+            let rule = crate::reading::active().token_match;
             for x in q {
-                let has = |s: &str| memfind(seal, s.as_bytes());
+                let has = |s: &str| rule.finds(&seal_text, s);
                 match x.kind {
                     Kind::Positive if !has(&x.token) => detail.push(format!(
                         "{}: positive token not in the seal; the carrier cannot carry it",
@@ -552,10 +556,6 @@ fn links_out(input: &GateInput<'_>, masker: &Masker) -> Result<Vec<String>> {
             )
         })
         .collect())
-}
-
-fn memfind(hay: &[u8], needle: &[u8]) -> bool {
-    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
 #[cfg(test)]

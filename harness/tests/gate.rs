@@ -329,6 +329,26 @@ fn links_to_tracked_files_and_folders_pass() {
 }
 
 #[test]
+fn the_ledger_finds_seal_values_as_the_scorer_finds_them_in_answers() {
+    // Another case is the same token to the scorer: the seal carries it.
+    let f = fixture(&[]);
+    std::fs::write(
+        &f.seal,
+        format!("The codename is {}.\n", f.pos.to_uppercase()),
+    )
+    .unwrap();
+    gate(&f).code(0);
+    // A longer word is not the token: an answer copying this seal would not score PASS.
+    std::fs::write(&f.seal, format!("The codename is {}7.\n", f.pos)).unwrap();
+    let a = gate(&f).code(8);
+    assert!(
+        stdout(&a).contains("q1: positive token not in the seal"),
+        "{}",
+        stdout(&a)
+    );
+}
+
+#[test]
 fn phase_pre_is_partial_exit_3() {
     let f = fixture(&[]);
     harness()
