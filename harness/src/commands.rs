@@ -239,8 +239,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         },
         inputs,
     };
-    let mut json = serde_json::to_vec_pretty(&m)?;
-    json.push(b'\n');
+    let json = manifest::to_sealed_json(&m)?;
     manifest::write_atomic(output, &json, force)?;
     println!(
         "manifest written: {} (base {})",

@@ -320,3 +320,73 @@ fn a_file_named_after_a_token_is_contamination_and_its_name_is_masked() {
     no_token_printed(&a, &f);
     assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("‹token›"));
 }
+
+/// Every field of a manifest is covered by its integrity record: an edit to any of them is
+/// refused by `verify` and by `run --manifest` (exit 10), naming the field.
+#[test]
+fn an_edited_manifest_field_is_exit_10_naming_the_field() {
+    let f = fixture(&[]);
+    let m = f.work.join("manifest.json");
+    seal(&f, &m).code(0);
+    let sealed = std::fs::read_to_string(&m).unwrap();
+    let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+        ("harness_version", |v| v["harness_version"] = "9.9.9".into()),
+        ("created", |v| v["created"] = "2020-01-01T00:00:00Z".into()),
+        ("scorer", |v| v["scorer"]["lexicon_version"] = "0.0.1".into()),
+        ("inputs", |v| v["inputs"][0]["path"] = "other.tsv".into()),
+        ("extra", |v| v["extra"] = "added later".into()),
+    ];
+    for (field, edit) in edits {
+        let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
+        edit(&mut v);
+        std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        let a = harness()
+            .arg("verify")
+            .arg(&m)
+            .arg("--repo")
+            .arg(&f.repo)
+            .assert()
+            .code(10);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains(field), "verify does not name {field}: {err}");
+    }
+    let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
+    v["harness_version"] = "9.9.9".into();
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let a = harness()
+        .args(["run", "--agent", "baseline-grep", "--reps", "1", "--quiet"])
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--manifest")
+        .arg(&m)
+        .arg("--out")
+        .arg(f.work.join("r1"))
+        .assert()
+        .code(10);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("harness_version"), "{err}");
+    // The integrity record edited to agree with the edit is still caught.
+    let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
+    v["integrity"]["fields"]["harness_version"] = "0".repeat(64).into();
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(10);
+    // Unedited: still verifies.
+    std::fs::write(&m, &sealed).unwrap();
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(0);
+}
