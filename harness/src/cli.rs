@@ -36,7 +36,8 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Re-score the answers of a finished round with today's scorer. Runs no agent, no gate.
     Rescore(RescoreArgs),
-    /// The scorer's fixture lanes and the instrument lanes; exit 1 on any failure.
+    /// The scorer's fixture lanes and the instrument lanes; exit 1 on any failure. Runs anywhere:
+    /// outside the harness checkout the source-tree lanes (L13) are skipped and counted apart.
     #[command(name = "self-test")]
     SelfTest(SelfTestArgs),
     /// Pre-registration: run the start gate (phase post), then write the manifest.
