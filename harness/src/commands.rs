@@ -320,7 +320,7 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
                         "sealed {} not found in {}: {}",
                         m.base.sha.get(..12).unwrap_or(""),
                         repo.display(),
-                        clean_line(&e.to_string(), 160)
+                        clean_line(&crate::text::without_git_codes(&e.to_string()), 160)
                     ),
                 },
             },

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod executor;
 pub mod exit;
 pub mod gate;
+pub mod hitlines;
 pub mod journal;
 pub mod lexicon_cmd;
 pub mod manifest;

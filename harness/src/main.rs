@@ -17,7 +17,7 @@ fn main() {
         Ok(exit) => exit,
         Err(err) => {
             let exit = exit_of(&err);
-            eprintln!("harness: {err:#}");
+            eprintln!("harness: {}", harness::text::without_git_codes(&format!("{err:#}")));
             if exit != Exit::Internal {
                 eprintln!("harness: {}", exit);
             }

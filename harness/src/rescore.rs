@@ -257,14 +257,21 @@ fn lock_out_dir(out: &Path) -> Result<journal::Lock> {
     journal::Lock::acquire(out)
 }
 
-/// Refuses (usage) a path that is not a directory, before anything reads or writes in it.
+/// Refuses (usage) a path that is not a directory, before anything reads or writes in it;
+/// said plainly, with where out-dirs come from.
 fn require_out_dir(out: &Path) -> Result<()> {
-    if out.is_dir() {
-        return Ok(());
-    }
+    let why = match std::fs::metadata(out) {
+        Ok(m) if m.is_dir() => return Ok(()),
+        Ok(_) => "is not a folder",
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist",
+        Err(_) => "cannot be read",
+    };
     Err(Fail::new(
         Exit::Usage,
-        format!("{} is not a round's out-dir", out.display()),
+        format!(
+            "{} {why}; give the out-dir of a round (the `files:` line `harness run` printed)",
+            out.display()
+        ),
     )
     .into())
 }

@@ -235,3 +235,35 @@ fn self_test_l13_fails_on_an_unreadable_file_instead_of_reporting_zero() {
         "{text}"
     );
 }
+
+/// Errors speak to the user: no libgit2 codes (`class=…; code=…`), and the fix is named.
+#[test]
+fn a_missing_repository_names_the_fix_without_libgit2_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let qset = dir.path().join("q.tsv");
+    write_qset(&qset, &[["q1", "positive", "What is it?", &tok("x")]]);
+    let a = harness()
+        .args(["gate", "--phase", "pre", "--qset"])
+        .arg(&qset)
+        .arg("--repo")
+        .arg(dir.path())
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(!err.contains("class=") && !err.contains("code="), "{err}");
+    assert!(err.contains("--repo"), "the fix is not named: {err}");
+}
+
+/// `report` and `rescore` on a folder that does not exist say so, instead of "the round did not
+/// finish" (issue 13 item 5).
+#[test]
+fn report_on_a_missing_folder_says_it_does_not_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("rounds").join("does-not-exist");
+    for cmd in ["report", "rescore"] {
+        let a = harness().arg(cmd).arg(&missing).assert().code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains("does not exist"), "{cmd}: {err}");
+        assert!(!err.contains("did not finish"), "{cmd}: {err}");
+    }
+}

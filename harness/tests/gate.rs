@@ -390,3 +390,46 @@ fn an_edited_manifest_field_is_exit_10_naming_the_field() {
         .assert()
         .code(0);
 }
+
+/// A contamination hit names `path:line`, and says when the token only occurs inside a longer
+/// word or number (the issue's `1.80` inside `-101.8019444`) — never printing the token.
+#[test]
+fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    // Assembled at run time, like every fixture token.
+    let num = format!("{}.{}", 1, 80);
+    let word = tok("alone");
+    let geo = format!("lat,lon\n0,0\n-10{num}19444,2\n");
+    let notes = format!("title\n\nsee {word} here\n");
+    make_repo(
+        &repo,
+        &[("data/geo.csv", geo.as_bytes()), ("notes.md", notes.as_bytes())],
+    );
+    let qset = work.join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the ratio?", &num],
+            ["q2", "positive", "What is the codename?", &word],
+        ],
+    );
+    let a = harness()
+        .args(["gate", "--phase", "pre", "--qset"])
+        .arg(&qset)
+        .arg("--repo")
+        .arg(&repo)
+        .assert()
+        .code(5);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    let q1 = out.lines().find(|l| l.contains("q1 (")).unwrap_or_else(|| panic!("{out}"));
+    assert!(q1.contains("data/geo.csv:3"), "{q1}");
+    assert!(q1.contains("inside a longer word or number"), "{q1}");
+    let q2 = out.lines().find(|l| l.contains("q2 (")).unwrap_or_else(|| panic!("{out}"));
+    assert!(q2.contains("notes.md:3"), "{q2}");
+    assert!(!q2.contains("inside a longer"), "{q2}");
+    assert!(!out.contains(&num) && !out.contains(&word), "a token was printed:\n{out}");
+}
