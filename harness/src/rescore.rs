@@ -479,6 +479,27 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
     }
 }
 
+/// The report as a terminal may show it: tokens masked with the round's qset; when that qset
+/// cannot be read, every excerpt is withheld rather than risk printing a token.
+fn masked_for_terminal(out: &Path, report: &Report) -> Report {
+    let record = record::load_round(out).ok();
+    let opts = RescoreOptions {
+        out: out.to_path_buf(),
+        qset: None,
+        accept_qset_change: false,
+    };
+    match qset_for(record.as_ref(), &opts) {
+        Ok((qset, _)) => finish::masked_for_terminal(report, &qset),
+        Err(_) => {
+            let mut r = report.clone();
+            for row in &mut r.rows {
+                row.excerpt = "‹withheld: the round's qset is not readable to mask tokens›".into();
+            }
+            r
+        }
+    }
+}
+
 /// `harness report OUT`: renders a finished round, every row derived again from its answer
 /// files and its record. `summary.json` is an output, never read as an input: an edited
 /// summary changes nothing, an edited answer refuses the report (exit 10).
@@ -508,7 +529,7 @@ pub fn report(out: &Path, format: &str) -> Result<Exit> {
     warn_if_summary_differs(out, &report);
     use reports::Render;
     let rendered = match format {
-        "table" => finish::terminal().render(&report),
+        "table" => finish::terminal().render(&masked_for_terminal(out, &report)),
         "csv" => reports::csv::Csv.render(&report),
         "json" => reports::json::Json.render(&report),
         "md" => reports::markdown::Markdown.render(&report),

@@ -91,8 +91,17 @@ fn the_terminal_report_never_prints_a_token() {
         .current_dir(dir.path())
         .assert()
         .code(0);
-    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
+    let mut out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
         + &String::from_utf8_lossy(&a.get_output().stderr);
+    // `harness report DIR` prints the same tables: masked the same way.
+    let r = harness()
+        .args(["report", "tok"])
+        .current_dir(dir.path())
+        .assert()
+        .code(0);
+    let report = String::from_utf8_lossy(&r.get_output().stdout).to_string();
+    assert!(report.contains("‹token›"), "{report}");
+    out.push_str(&report);
     let demo = harness::demo::demo().unwrap();
     let qset = scorer::qset::parse(demo.qset, "demo").unwrap();
     // Purely numeric values (a batch size, a version) also occur in the report's own numbers

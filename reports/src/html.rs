@@ -164,7 +164,7 @@ impl Render for Html {
              <title>harness round report</title><style>{CSS}</style></head><body>\n\
              <h1>harness round report</h1>\n<table class=\"header\">\n"
         );
-        for (name, value) in header_fields(report) {
+        for (name, value) in header_fields(report, crate::header::FILE_ANSWERS) {
             let cls = if name == "manifest" && value.starts_with("UNVERIFIED") {
                 " class=\"unverified\""
             } else {

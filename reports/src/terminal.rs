@@ -70,7 +70,7 @@ impl Render for Terminal {
     fn render(&self, report: &Report) -> String {
         let s = &report.summary;
         let mut out = vec!["harness round report".to_string()];
-        for (name, value) in header_fields(report) {
+        for (name, value) in header_fields(report, crate::header::TERMINAL_ANSWERS) {
             out.push(format!("  {name:<13} {value}"));
         }
         out.push(String::new());
