@@ -51,7 +51,7 @@ pub enum Command {
     /// Render an existing round.
     Report(ReportArgs),
     /// What a round needs on this machine, and whether it is there.
-    Doctor,
+    Doctor(DoctorArgs),
     /// The refusal lexicon: measure it against human labels, find what a round could not read.
     #[command(subcommand)]
     Lexicon(LexiconCommand),
@@ -164,7 +164,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub model: Option<String>,
     /// The out-dir [default: ./rounds/<date>-<random>].
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// ARM's prompt names the planted path, as a hook would hand it over.
     #[arg(long)]
@@ -249,7 +249,7 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct UnitArgs {
     /// The out-dir `harness plan` wrote (shared with every machine that runs units).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: PathBuf,
     /// Which unit: 0 ≤ N < the number `harness plan` printed (Slurm: $SLURM_ARRAY_TASK_ID).
     #[arg(long, value_name = "N")]
@@ -260,15 +260,23 @@ pub struct UnitArgs {
 #[derive(Debug, Args)]
 pub struct CollectArgs {
     /// The round's out-dir.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: PathBuf,
 }
 
 /// `harness rescore`.
 #[derive(Debug, Args)]
 pub struct RescoreArgs {
-    /// The round's out-dir.
-    pub out: PathBuf,
+    /// The round's out-dir (or -o/--out DIR).
+    #[arg(
+        value_name = "OUT",
+        required_unless_present = "out_flag",
+        conflicts_with = "out_flag"
+    )]
+    pub out: Option<PathBuf>,
+    /// The round's out-dir, as `run -o/--out` named it.
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out_flag: Option<PathBuf>,
     /// Use this qset instead of the recorded one (its hash must match, or --accept-qset-change).
     #[arg(long, value_name = "FILE")]
     pub qset: Option<PathBuf>,
@@ -286,6 +294,26 @@ pub struct SelfTestArgs {
     /// The repository L13 searches [default: the one the command runs in].
     #[arg(long, value_name = "DIR")]
     pub repo: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
+}
+
+/// Output format of the commands that report (gate, verify, doctor, self-test, run's summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Lines for people.
+    Text,
+    /// One JSON document on stdout, for scripts.
+    Json,
+}
+
+/// `harness doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
 }
 
 /// Gate phase.
@@ -315,6 +343,9 @@ pub struct GateArgs {
     /// Where the seal will be planted.
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
 }
 
 /// `harness seal`.
@@ -336,7 +367,8 @@ pub struct SealArgs {
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
     /// The manifest to write.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    // `--output` (the old spelling) stays as a hidden alias so scripts keep working.
+    #[arg(short = 'o', long = "out", alias = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// Replace an existing manifest.
     #[arg(long)]
@@ -352,8 +384,15 @@ pub struct SealArgs {
 /// `harness verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The manifest.
-    pub manifest: PathBuf,
+    /// The manifest written by `harness seal`.
+    #[arg(long = "manifest", value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The manifest, positionally (same as --manifest).
+    #[arg(value_name = "MANIFEST", conflicts_with = "manifest", hide = true)]
+    pub manifest_pos: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
     /// Compare this qset instead of the recorded path.
     #[arg(long, value_name = "FILE")]
     pub qset: Option<PathBuf>,
@@ -434,8 +473,16 @@ pub enum ReportFormat {
 /// `harness report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// The round's out-dir.
-    pub out: PathBuf,
+    /// The round's out-dir (or -o/--out DIR).
+    #[arg(
+        value_name = "OUT",
+        required_unless_present = "out_flag",
+        conflicts_with = "out_flag"
+    )]
+    pub out: Option<PathBuf>,
+    /// The round's out-dir, as `run -o/--out` named it.
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out_flag: Option<PathBuf>,
     /// Output format (printed to stdout).
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,

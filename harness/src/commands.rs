@@ -153,7 +153,6 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         phase: a.phase,
         allow_contaminated: false,
     })?;
-    print!("{}", report.table());
     Ok(GateRun {
         report,
         base,
@@ -163,10 +162,23 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
     })
 }
 
-/// `harness gate`.
-pub fn gate_cmd(a: &GateArgs<'_>) -> Result<Exit> {
+/// `harness gate`: the table and a closing line, or (`json`) one document with the axes and
+/// the exit. Neither ever holds a token.
+pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
     let report = run_gate(a)?.report;
     let exit = report.exit();
+    if json {
+        let v = serde_json::json!({
+            "phase": report.phase,
+            "axes": report.axes,
+            "contaminated": report.contaminated,
+            "exit": exit.code(),
+            "meaning": exit.meaning(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(exit);
+    }
+    print!("{}", report.table());
     match exit {
         Exit::Ok => println!("gate: pass"),
         Exit::GatePartial => println!("gate: PARTIAL — an axis is UNCHECKED; this is not a pass"),
@@ -191,6 +203,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         seal_bytes,
         protocol_bytes,
     } = run_gate(a)?;
+    print!("{}", report.table());
     let exit = report.exit();
     if exit != Exit::Ok {
         println!("seal: REFUSED ({}); no manifest written", exit.meaning());
@@ -287,6 +300,8 @@ pub struct VerifyArgs<'a> {
     pub repo: Option<&'a Path>,
     /// A different scorer is reported, not a mismatch.
     pub allow_scorer_change: bool,
+    /// One JSON document instead of lines.
+    pub json: bool,
 }
 
 /// `harness verify`: every hash recomputed, by content; exit 10 on any mismatch.
@@ -329,11 +344,27 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
     checks.push(base_check);
     let mut sc = manifest::check_scorer(&m);
     if sc.status == manifest::Status::Mismatch && a.allow_scorer_change {
-        sc.detail.push_str(" (allowed by --allow-scorer-change)");
+        sc.detail.push_str(
+            " (allowed by --allow-scorer-change; verdicts may move, harness rescore shows which)",
+        );
         sc.status = manifest::Status::Match;
-        println!("note: the scorer differs from the sealed one; verdicts may move (harness rescore shows which)");
     }
     checks.push(sc);
+    let bad = checks.iter().filter(|c| !c.status.is_ok()).count();
+    let exit = if bad > 0 {
+        Exit::ManifestMismatch
+    } else {
+        Exit::Ok
+    };
+    if a.json {
+        let v = serde_json::json!({
+            "manifest": a.manifest.display().to_string(),
+            "checks": checks,
+            "exit": exit.code(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(exit);
+    }
     let mut bad = 0;
     for c in &checks {
         if !c.status.is_ok() {
@@ -349,8 +380,8 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `harness doctor`: what a round needs and whether it is there.
-pub fn doctor() -> Result<Exit> {
+/// `harness doctor`: what a round needs and whether it is there; `json` prints one object.
+pub fn doctor(json: bool) -> Result<Exit> {
     let mut lines: Vec<(String, String)> = Vec::new();
     lines.push(("harness".into(), crate::version_line().into()));
     let (maj, min, rev) = git2::Version::get().libgit2_version();
@@ -399,6 +430,20 @@ pub fn doctor() -> Result<Exit> {
             format!("REFUSED here: missing {}", missing.join(", "))
         },
     ));
+    if json {
+        let mut checks = serde_json::Map::new();
+        let mut errors = Vec::new();
+        for (k, v) in &lines {
+            if k.trim() == "namespace error" {
+                errors.push(serde_json::Value::from(v.as_str()));
+            } else {
+                checks.insert(k.clone(), v.as_str().into());
+            }
+        }
+        let v = serde_json::json!({ "checks": checks, "namespace_errors": errors });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(Exit::Ok);
+    }
     for (k, v) in &lines {
         println!("{k:<18} {v}");
     }

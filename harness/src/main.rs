@@ -3,7 +3,9 @@
 mod cli;
 
 use clap::Parser;
-use cli::{ArmsArg, Command, DemoArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat};
+use cli::{
+    ArmsArg, Command, DemoArg, FormatArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat,
+};
 use harness::commands::{self, GateArgs, VerifyArgs};
 use harness::executor::{ExecutorChoice, ExecutorSpec};
 use harness::exit::{exit_of, Exit};
@@ -17,7 +19,10 @@ fn main() {
         Ok(exit) => exit,
         Err(err) => {
             let exit = exit_of(&err);
-            eprintln!("harness: {}", harness::text::without_git_codes(&format!("{err:#}")));
+            eprintln!(
+                "harness: {}",
+                harness::text::without_git_codes(&format!("{err:#}"))
+            );
             if exit != Exit::Internal {
                 eprintln!("harness: {}", exit);
             }
@@ -143,12 +148,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
         Command::Unit(a) => harness::units::unit_cmd(&a.out, a.index),
         Command::Collect(a) => harness::units::collect_cmd(&a.out),
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
-            out: a.out,
+            out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             qset: a.qset,
             accept_qset_change: a.accept_qset_change,
         }),
         Command::SelfTest(a) => {
-            let (_, failed) = harness::selftest::run(a.repo.as_deref())?;
+            let (_, failed) =
+                harness::selftest::run(a.repo.as_deref(), a.format == FormatArg::Json)?;
             Ok(if failed == 0 {
                 Exit::Ok
             } else {
@@ -182,23 +188,32 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             )
         }
         Command::Verify(a) => commands::verify_cmd(&VerifyArgs {
-            manifest: &a.manifest,
+            manifest: &a.manifest.or(a.manifest_pos).ok_or_else(|| {
+                harness::exit::Fail::new(
+                    Exit::Usage,
+                    "verify needs the manifest: harness verify --manifest FILE",
+                )
+            })?,
             qset: a.qset.as_deref(),
             seal: a.seal.as_deref(),
             protocol: a.protocol.as_deref(),
             repo: a.repo.as_deref(),
             allow_scorer_change: a.allow_scorer_change,
+            json: a.format == FormatArg::Json,
         }),
-        Command::Gate(a) => commands::gate_cmd(&GateArgs {
-            qset: &a.qset,
-            seal: a.seal.as_deref(),
-            repo: a.base.repo.as_deref(),
-            base_ref: a.base.base_ref.as_deref(),
-            base_sha: a.base.base_sha.as_deref(),
-            phase: phase(a.phase),
-            plant_dir: &a.plant_dir,
-            protocol: None,
-        }),
+        Command::Gate(a) => commands::gate_cmd(
+            &GateArgs {
+                qset: &a.qset,
+                seal: a.seal.as_deref(),
+                repo: a.base.repo.as_deref(),
+                base_ref: a.base.base_ref.as_deref(),
+                base_sha: a.base.base_sha.as_deref(),
+                phase: phase(a.phase),
+                plant_dir: &a.plant_dir,
+                protocol: None,
+            },
+            a.format == FormatArg::Json,
+        ),
         Command::Score(a) => commands::score(
             kind(a.kind),
             &a.token,
@@ -207,7 +222,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             a.format == ScoreFormat::Json,
         ),
         Command::Report(a) => harness::rescore::report(
-            &a.out,
+            &a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             match a.format {
                 ReportFormat::Table => "table",
                 ReportFormat::Csv => "csv",
@@ -216,7 +231,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 ReportFormat::Html => "html",
             },
         ),
-        Command::Doctor => commands::doctor(),
+        Command::Doctor(a) => commands::doctor(a.format == FormatArg::Json),
         Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
             harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {
                 corpora: a.corpora,

@@ -246,12 +246,8 @@ fn check_integrity(value: serde_json::Value) -> std::result::Result<serde_json::
         let shown = crate::text::clean_line(name, 40);
         match (map.get(name.as_str()), fields.get(name.as_str())) {
             (Some(v), Some(h)) if h.as_str() == Some(field_hash(v).as_str()) => {}
-            (Some(_), Some(_)) => {
-                return Err(format!("field `{shown}` was edited after sealing"))
-            }
-            (Some(_), None) => {
-                return Err(format!("field `{shown}` was added after sealing"))
-            }
+            (Some(_), Some(_)) => return Err(format!("field `{shown}` was edited after sealing")),
+            (Some(_), None) => return Err(format!("field `{shown}` was added after sealing")),
             (None, _) => return Err(format!("field `{shown}` was removed after sealing")),
         }
     }

@@ -540,8 +540,9 @@ pub fn verdict_lanes() -> Vec<Lane> {
     lanes
 }
 
-/// Runs every lane; the caller exits 1 when any failed.
-pub fn run(repo: Option<&Path>) -> Result<(usize, usize)> {
+/// Runs every lane; the caller exits 1 when any failed. `json` prints one document (each lane
+/// with `status` ok, FAIL or skip) instead of lines.
+pub fn run(repo: Option<&Path>, json: bool) -> Result<(usize, usize)> {
     let mut lanes: Vec<Lane> = scorer::fixtures::scorer_lanes(scorer::Lexicon::standard())
         .into_iter()
         .map(Lane::from)
@@ -550,6 +551,9 @@ pub fn run(repo: Option<&Path>) -> Result<(usize, usize)> {
     lanes.extend(tree);
     lanes.extend(gate_lanes(&GateChecks::real()));
     lanes.extend(verdict_lanes());
+    if json {
+        return print_json(&lanes, &skipped);
+    }
     let (p, f) = print_lanes(&lanes);
     for s in &skipped {
         println!(
@@ -569,6 +573,39 @@ pub fn run(repo: Option<&Path>) -> Result<(usize, usize)> {
         );
     }
     Ok((p, f))
+}
+
+fn print_json(lanes: &[Lane], skipped: &[Skipped]) -> Result<(usize, usize)> {
+    let passed = lanes.iter().filter(|l| l.ok()).count();
+    let failed = lanes.len() - passed;
+    let mut out: Vec<serde_json::Value> = lanes
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "id": l.id,
+                "status": if l.ok() { "ok" } else { "FAIL" },
+                "description": l.description,
+                "got": l.got,
+                "want": l.want,
+            })
+        })
+        .collect();
+    out.extend(skipped.iter().map(|s| {
+        serde_json::json!({
+            "id": s.id,
+            "status": "skip",
+            "description": s.description,
+            "reason": s.reason,
+        })
+    }));
+    let v = serde_json::json!({
+        "passed": passed,
+        "failed": failed,
+        "skipped": skipped.len(),
+        "lanes": out,
+    });
+    println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok((passed, failed))
 }
 
 #[cfg(test)]

@@ -60,7 +60,9 @@ mod tests {
     #[test]
     fn libgit2_codes_are_removed() {
         assert_eq!(
-            without_git_codes("could not find repository at '/x'; class=Repository (6); code=NotFound (-3)\nnext"),
+            without_git_codes(
+                "could not find repository at '/x'; class=Repository (6); code=NotFound (-3)\nnext"
+            ),
             "could not find repository at '/x'\nnext"
         );
     }

@@ -146,11 +146,7 @@ fn self_test_outside_the_harness_checkout_skips_l13_and_exits_0() {
     let user_repo = tempfile::tempdir().unwrap();
     make_repo(user_repo.path(), &[("README.md", b"a user's project\n")]);
     for dir in [plain.path(), user_repo.path()] {
-        let a = harness()
-            .arg("self-test")
-            .current_dir(dir)
-            .assert()
-            .code(0);
+        let a = harness().arg("self-test").current_dir(dir).assert().code(0);
         let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
         for lane in ["L13 ", "L13-CTRL"] {
             let line = text
@@ -172,7 +168,11 @@ fn self_test_outside_the_harness_checkout_skips_l13_and_exits_0() {
         assert_eq!(n(" skipped"), 2, "{last}");
         assert_eq!(n(" failed"), 0, "{last}");
         let ok_lines = text.lines().filter(|l| l.starts_with("ok ")).count();
-        assert_eq!(n(" passed"), ok_lines, "skipped lanes counted as passed: {last}");
+        assert_eq!(
+            n(" passed"),
+            ok_lines,
+            "skipped lanes counted as passed: {last}"
+        );
     }
 }
 
@@ -266,4 +266,117 @@ fn report_on_a_missing_folder_says_it_does_not_exist() {
         assert!(err.contains("does not exist"), "{cmd}: {err}");
         assert!(!err.contains("did not finish"), "{cmd}: {err}");
     }
+}
+
+/// One vocabulary (issue 13 item 7): `-o/--out` names what a command writes (old spellings kept
+/// as hidden aliases), manifests come by `--manifest` (positional still works), and every
+/// command that reports speaks `--format json`.
+#[test]
+fn flags_agree_across_commands_and_every_report_speaks_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(&repo, &[("README.md", b"A small project.\n")]);
+    let pos = tok("pos");
+    let qset = dir.path().join("q.tsv");
+    write_qset(&qset, &[["q1", "positive", "What is the codename?", &pos]]);
+    let seal = dir.path().join("handoff.md");
+    std::fs::write(&seal, format!("The codename is {pos}.\n")).unwrap();
+    let seal_cmd = |flag: &str, m: &std::path::Path| {
+        harness()
+            .args(["seal", "--qset"])
+            .arg(&qset)
+            .arg("--seal")
+            .arg(&seal)
+            .arg("--repo")
+            .arg(&repo)
+            .arg(flag)
+            .arg(m)
+            .assert()
+            .code(0);
+    };
+    let m = dir.path().join("m.json");
+    seal_cmd("--out", &m);
+    seal_cmd("--output", &dir.path().join("m2.json"));
+    seal_cmd("-o", &dir.path().join("m3.json"));
+    let help = harness().args(["seal", "--help"]).assert().success();
+    let help = String::from_utf8_lossy(&help.get_output().stdout).to_string();
+    assert!(
+        help.contains("--out") && !help.contains("--output"),
+        "{help}"
+    );
+
+    // Every command that names an out-dir (or the file it writes) spells it -o/--out, the
+    // split round's commands (plan, unit, collect) included.
+    for cmd in ["run", "plan", "unit", "collect", "report", "rescore", "seal"] {
+        let h = harness().args([cmd, "--help"]).assert().success();
+        let h = String::from_utf8_lossy(&h.get_output().stdout).to_string();
+        assert!(h.contains("-o, --out"), "{cmd} --help has no -o/--out:\n{h}");
+    }
+
+    harness()
+        .args(["verify", "--manifest"])
+        .arg(&m)
+        .arg("--repo")
+        .arg(&repo)
+        .assert()
+        .code(0);
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&repo)
+        .assert()
+        .code(0);
+    let a = harness().arg("verify").assert().code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("--manifest"), "{err}");
+
+    let json = |args: &[&std::ffi::OsStr], code: i32| -> serde_json::Value {
+        let a = harness()
+            .args(args)
+            .args(["--format", "json"])
+            .current_dir(dir.path())
+            .assert()
+            .code(code);
+        let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}):\n{out}"))
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let g = json(
+        &[
+            &os("gate"),
+            &os("--qset"),
+            qset.as_os_str(),
+            &os("--seal"),
+            seal.as_os_str(),
+            &os("--repo"),
+            repo.as_os_str(),
+        ],
+        0,
+    );
+    assert_eq!(g["exit"], 0, "{g}");
+    assert!(g["axes"].as_array().is_some_and(|a| a.len() >= 3), "{g}");
+    assert!(
+        !g.to_string().contains(&pos),
+        "the gate's JSON printed a token"
+    );
+    let v = json(
+        &[
+            &os("verify"),
+            &os("--manifest"),
+            m.as_os_str(),
+            &os("--repo"),
+            repo.as_os_str(),
+        ],
+        0,
+    );
+    assert_eq!(v["exit"], 0, "{v}");
+    assert!(v["checks"].as_array().is_some_and(|c| c.len() == 5), "{v}");
+    let d = json(&[&os("doctor")], 0);
+    assert!(d["checks"]["landlock"].is_string(), "{d}");
+    let s = json(&[&os("self-test")], 0);
+    assert_eq!(s["failed"], 0, "{s}");
+    assert_eq!(s["skipped"], 2, "{s}");
+    assert!(s["lanes"].as_array().is_some_and(|l| l.len() > 40), "{s}");
 }

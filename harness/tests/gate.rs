@@ -332,7 +332,9 @@ fn an_edited_manifest_field_is_exit_10_naming_the_field() {
     let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
         ("harness_version", |v| v["harness_version"] = "9.9.9".into()),
         ("created", |v| v["created"] = "2020-01-01T00:00:00Z".into()),
-        ("scorer", |v| v["scorer"]["lexicon_version"] = "0.0.1".into()),
+        ("scorer", |v| {
+            v["scorer"]["lexicon_version"] = "0.0.1".into()
+        }),
         ("inputs", |v| v["inputs"][0]["path"] = "other.tsv".into()),
         ("extra", |v| v["extra"] = "added later".into()),
     ];
@@ -407,7 +409,10 @@ fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
     let notes = format!("title\n\nsee {word} here\n");
     make_repo(
         &repo,
-        &[("data/geo.csv", geo.as_bytes()), ("notes.md", notes.as_bytes())],
+        &[
+            ("data/geo.csv", geo.as_bytes()),
+            ("notes.md", notes.as_bytes()),
+        ],
     );
     let qset = work.join("q.tsv");
     write_qset(
@@ -425,11 +430,20 @@ fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
         .assert()
         .code(5);
     let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
-    let q1 = out.lines().find(|l| l.contains("q1 (")).unwrap_or_else(|| panic!("{out}"));
+    let q1 = out
+        .lines()
+        .find(|l| l.contains("q1 ("))
+        .unwrap_or_else(|| panic!("{out}"));
     assert!(q1.contains("data/geo.csv:3"), "{q1}");
     assert!(q1.contains("inside a longer word or number"), "{q1}");
-    let q2 = out.lines().find(|l| l.contains("q2 (")).unwrap_or_else(|| panic!("{out}"));
+    let q2 = out
+        .lines()
+        .find(|l| l.contains("q2 ("))
+        .unwrap_or_else(|| panic!("{out}"));
     assert!(q2.contains("notes.md:3"), "{q2}");
     assert!(!q2.contains("inside a longer"), "{q2}");
-    assert!(!out.contains(&num) && !out.contains(&word), "a token was printed:\n{out}");
+    assert!(
+        !out.contains(&num) && !out.contains(&word),
+        "a token was printed:\n{out}"
+    );
 }
