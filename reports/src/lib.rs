@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod brief;
 pub mod csv;
 mod header;
 pub mod html;
