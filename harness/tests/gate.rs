@@ -329,7 +329,8 @@ fn an_edited_manifest_field_is_exit_10_naming_the_field() {
     let m = f.work.join("manifest.json");
     seal(&f, &m).code(0);
     let sealed = std::fs::read_to_string(&m).unwrap();
-    let edits: [(&str, fn(&mut serde_json::Value)); 5] = [
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 5] = [
         ("harness_version", |v| v["harness_version"] = "9.9.9".into()),
         ("created", |v| v["created"] = "2020-01-01T00:00:00Z".into()),
         ("scorer", |v| {
