@@ -331,12 +331,7 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
                 Err(e) => manifest::Check {
                     what: "base".into(),
                     status: manifest::Status::Missing,
-                    detail: format!(
-                        "sealed {} not found in {}: {}",
-                        m.base.sha.get(..12).unwrap_or(""),
-                        repo.display(),
-                        clean_line(&crate::text::without_git_codes(&e.to_string()), 160)
-                    ),
+                    detail: missing_base_detail(&m.base.sha, &repo, &e),
                 },
             },
         }
@@ -378,6 +373,25 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
     }
     println!("verify: every input matches the manifest");
     Ok(Exit::Ok)
+}
+
+/// Why the sealed base cannot be checked, in the user's terms: the error of resolving the sha
+/// speaks of a `--base-sha` flag the user never passed.
+fn missing_base_detail(sha: &str, repo: &Path, err: &anyhow::Error) -> String {
+    let short = sha.get(..12).unwrap_or(sha);
+    if err.to_string().contains("does not name a commit") {
+        format!(
+            "sealed commit {short} is not in {} (another repository, or its history was rewritten); \
+             pass --repo with the repository it was sealed in, or seal again",
+            repo.display()
+        )
+    } else {
+        format!(
+            "sealed commit {short} cannot be looked up in {}: {}",
+            repo.display(),
+            clean_line(&crate::text::without_git_codes(&format!("{err:#}")), 160)
+        )
+    }
 }
 
 /// `harness doctor`: what a round needs and whether it is there; `json` prints one object.

@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod clean;
+pub mod color;
 pub mod commands;
 pub mod config;
 pub mod demo;

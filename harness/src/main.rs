@@ -15,6 +15,11 @@ use std::time::Duration;
 
 fn main() {
     let cli = cli::Cli::parse();
+    harness::color::set_choice(match cli.color {
+        cli::ColorArg::Auto => harness::color::ColorChoice::Auto,
+        cli::ColorArg::Always => harness::color::ColorChoice::Always,
+        cli::ColorArg::Never => harness::color::ColorChoice::Never,
+    });
     let code = match dispatch(cli) {
         Ok(exit) => exit,
         Err(err) => {

@@ -448,3 +448,27 @@ fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
         "a token was printed:\n{out}"
     );
 }
+
+/// A base that is not where the manifest says is explained in terms of what the user did, not of
+/// a `--base-sha` flag they never passed (issue 13 item 5).
+#[test]
+fn a_missing_sealed_base_does_not_name_flags_the_user_never_passed() {
+    let f = fixture(&[]);
+    let m = f.work.join("manifest.json");
+    seal(&f, &m).code(0);
+    let other = f.work.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    make_repo(&other, &[("README.md", b"another project\n")]);
+    let a = harness()
+        .args(["verify", "--manifest"])
+        .arg(&m)
+        .arg("--repo")
+        .arg(&other)
+        .assert()
+        .code(10);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
+        + &String::from_utf8_lossy(&a.get_output().stderr);
+    assert!(!out.contains("--base-sha"), "{out}");
+    assert!(out.contains("not in"), "{out}");
+    assert!(!out.contains("class="), "{out}");
+}
