@@ -352,8 +352,8 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
     ));
     std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let text = finish::write_reports(&dir, &report, &qset)?;
-    print!("{text}");
+    // The full tables go to the files (and `harness report`); the terminal gets what moved.
+    finish::write_reports(&dir, &report, &qset)?;
 
     let mut moved = Vec::new();
     for r in &report.rows {
@@ -383,10 +383,16 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         }
     }
     crate::manifest::write_atomic(&dir.join("moved.txt"), summary.as_bytes(), false)?;
-    println!();
     print!("{summary}");
+    let s = &report.summary;
     println!(
-        "rescore written to {} (the original files are untouched)",
+        "{}Instrument verdict: {} (exit {})",
+        s.watermark_prefix(),
+        s.verdict_display(),
+        s.verdict.exit_code()
+    );
+    println!(
+        "rescore written to {} (the original files are untouched; full tables in its report.md and report.html)",
         dir.display()
     );
     match completion(out, record_present) {
