@@ -177,7 +177,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub reps: u32,
     /// The agent: claude, codex, gemini, baseline-grep, baseline-grep-all, or
-    /// command:<template> with {prompt}, {prompt_file}, {model}, {workdir}.
+    /// command:<template> with {prompt}, {prompt_file}, {model}, {workdir}. Required with
+    /// --qset; only the demo picks one itself (baseline-grep).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
     /// The model passed to the agent ({model}).

@@ -122,6 +122,21 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
     (opts, exec)
 }
 
+/// The demo may default its agent; a user's round may not: a forgotten --agent used to run a
+/// grep and report a clean OK. Checked for `run` and `plan` before any gate or write.
+fn require_agent(a: &cli::RunArgs) -> anyhow::Result<()> {
+    if a.qset.is_some() && a.agent.is_none() {
+        return Err(harness::exit::Fail::new(
+            Exit::Usage,
+            "--agent is required with --qset: name the agent to measure \
+             (claude, codex, gemini, baseline-grep, baseline-grep-all or command:<template>); \
+             only the demo (harness run without --qset) picks one itself",
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     match &cli.command {
         Command::Rescore(a) => activate(&a.reading)?,
@@ -132,10 +147,12 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     }
     match cli.command {
         Command::Run(a) => {
+            require_agent(&a)?;
             let (opts, exec) = run_options(*a);
             harness::units::run(opts, exec)
         }
         Command::Plan(a) => {
+            require_agent(&a)?;
             if a.executor != ExecutorSpec::Local
                 || a.slurm_partition.is_some()
                 || a.slurm_time.is_some()

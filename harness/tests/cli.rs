@@ -380,3 +380,40 @@ fn flags_agree_across_commands_and_every_report_speaks_json() {
     assert_eq!(s["skipped"], 2, "{s}");
     assert!(s["lanes"].as_array().is_some_and(|l| l.len() > 40), "{s}");
 }
+
+/// No silent default that changes what is measured: outside the demo `--agent` is required
+/// (issue 13 item 2), refused before anything is gated or written.
+#[test]
+fn run_without_agent_outside_the_demo_is_exit_2_naming_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(&repo, &[("README.md", b"A small project.\n")]);
+    let pos = tok("pos");
+    let qset = dir.path().join("q.tsv");
+    write_qset(&qset, &[["q1", "positive", "What is the codename?", &pos]]);
+    let seal = dir.path().join("handoff.md");
+    std::fs::write(&seal, format!("The codename is {pos}.\n")).unwrap();
+    let out = dir.path().join("r1");
+    // `plan` takes run's flags and writes the journal: the same rule holds there.
+    for cmd in ["run", "plan"] {
+        let a = harness()
+            .args([cmd, "--qset"])
+            .arg(&qset)
+            .arg("--seal")
+            .arg(&seal)
+            .arg("--out")
+            .arg(&out)
+            .current_dir(&repo)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains("--agent"), "{cmd}: {err}");
+        let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+        assert!(
+            !stdout.contains("contamination"),
+            "{cmd}: the gate ran first:\n{stdout}"
+        );
+        assert!(!out.exists(), "{cmd}: an out-dir was written");
+    }
+}

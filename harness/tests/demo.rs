@@ -56,7 +56,11 @@ fn demo_round_runs_completes_and_rescores_without_moving_rows() {
     let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
     assert!(text.contains("rows moved: 0"), "{text}");
     // The moved rows and the new verdict, not the whole report again (issue 13 item 1).
-    assert!(text.lines().count() <= 15, "{} lines:\n{text}", text.lines().count());
+    assert!(
+        text.lines().count() <= 15,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
     assert!(text.contains("Instrument verdict: OK (exit 0)"), "{text}");
 }
 
