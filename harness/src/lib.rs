@@ -17,6 +17,7 @@ pub mod lexicon_cmd;
 pub mod manifest;
 pub mod nameleak;
 pub mod preflight;
+pub mod outdir;
 pub mod progress;
 pub mod prompt;
 pub mod reading;
