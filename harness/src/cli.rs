@@ -184,7 +184,9 @@ pub struct RunArgs {
     /// The model passed to the agent ({model}).
     #[arg(long)]
     pub model: Option<String>,
-    /// The out-dir [default: ./rounds/<date>-<random>].
+    /// The out-dir. Refused inside the repository's work tree unless git-ignored (answers hold
+    /// the tokens) [default: $XDG_STATE_HOME/harness/rounds/<date>-<random>, or
+    /// ~/.local/state/harness/rounds/…; printed at start].
     #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// ARM's prompt names the planted path, as a hook would hand it over.
@@ -230,7 +232,7 @@ pub struct RunArgs {
     /// Isolation of each agent.
     #[arg(long, value_enum, default_value = "auto")]
     pub sandbox: SandboxArg,
-    /// No progress bar.
+    /// No progress line.
     #[arg(long, short)]
     pub quiet: bool,
     /// Skip the preflight: the one "reply with the word READY" call of the agent, in a
@@ -238,6 +240,13 @@ pub struct RunArgs {
     /// logged-out or unreachable agent before any dispatch (exit 8).
     #[arg(long)]
     pub no_preflight: bool,
+    /// Print the full report tables (numbers, questions, rows) before the closing summary.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// The closing summary as text, or as one JSON document on stdout (the gate's table then
+    /// goes to stderr).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
     /// Run the shipped demo; `discover` runs it without --deliver.
     #[arg(long, value_enum, value_name = "WHICH")]
     pub demo: Option<DemoArg>,
@@ -283,6 +292,12 @@ pub struct CollectArgs {
     /// The round's out-dir.
     #[arg(short = 'o', long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Print the full report tables (numbers, questions, rows) before the closing summary.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// The closing summary as text, or as one JSON document on stdout.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
 }
 
 /// `harness rescore`.

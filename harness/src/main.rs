@@ -118,6 +118,8 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         no_preflight: a.no_preflight,
         lexicon: a.reading.lexicon,
         token_match: token_match(a.reading.token_match),
+        verbose: a.verbose,
+        json: a.format == FormatArg::Json,
     };
     (opts, exec)
 }
@@ -168,7 +170,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             harness::units::plan_cmd(run_options(*a).0)
         }
         Command::Unit(a) => harness::units::unit_cmd(&a.out, a.index),
-        Command::Collect(a) => harness::units::collect_cmd(&a.out),
+        Command::Collect(a) => harness::units::collect_cmd(
+            &a.out,
+            harness::round::collect::Show {
+                verbose: a.verbose,
+                json: a.format == FormatArg::Json,
+            },
+        ),
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
             out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             qset: a.qset,

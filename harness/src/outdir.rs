@@ -20,7 +20,11 @@ pub fn default_root() -> PathBuf {
         return state.join("harness").join("rounds");
     }
     if let Some(home) = from_env("HOME") {
-        return home.join(".local").join("state").join("harness").join("rounds");
+        return home
+            .join(".local")
+            .join("state")
+            .join("harness")
+            .join("rounds");
     }
     std::env::temp_dir().join("harness-rounds")
 }
@@ -47,10 +51,9 @@ fn normalized(path: &Path) -> Result<PathBuf> {
 pub fn check_outside_repo(out: &Path, repo_workdir: &Path) -> Result<()> {
     let out_abs = normalized(out)?;
     let repo_abs = normalized(repo_workdir)?;
-    let (Ok(out_real), Ok(repo_real)) = (
-        canonical_prefix(&out_abs),
-        std::fs::canonicalize(&repo_abs),
-    ) else {
+    let (Ok(out_real), Ok(repo_real)) =
+        (canonical_prefix(&out_abs), std::fs::canonicalize(&repo_abs))
+    else {
         return Ok(());
     };
     let Ok(rel) = out_real.strip_prefix(&repo_real) else {
@@ -77,7 +80,10 @@ pub fn check_outside_repo(out: &Path, repo_workdir: &Path) -> Result<()> {
             return Ok(());
         }
     }
-    Err(refusal(out, "is inside the repository's work tree and not git-ignored"))
+    Err(refusal(
+        out,
+        "is inside the repository's work tree and not git-ignored",
+    ))
 }
 
 fn refusal(out: &Path, why: &str) -> anyhow::Error {

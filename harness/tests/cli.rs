@@ -308,10 +308,15 @@ fn flags_agree_across_commands_and_every_report_speaks_json() {
 
     // Every command that names an out-dir (or the file it writes) spells it -o/--out, the
     // split round's commands (plan, unit, collect) included.
-    for cmd in ["run", "plan", "unit", "collect", "report", "rescore", "seal"] {
+    for cmd in [
+        "run", "plan", "unit", "collect", "report", "rescore", "seal",
+    ] {
         let h = harness().args([cmd, "--help"]).assert().success();
         let h = String::from_utf8_lossy(&h.get_output().stdout).to_string();
-        assert!(h.contains("-o, --out"), "{cmd} --help has no -o/--out:\n{h}");
+        assert!(
+            h.contains("-o, --out"),
+            "{cmd} --help has no -o/--out:\n{h}"
+        );
     }
 
     harness()
@@ -416,4 +421,34 @@ fn run_without_agent_outside_the_demo_is_exit_2_naming_agent() {
         );
         assert!(!out.exists(), "{cmd}: an out-dir was written");
     }
+}
+
+/// The README's flag reference is `harness run --help`, word for word: a flag added without
+/// documentation fails here (issue 13 item 12). On failure the message holds the block to paste.
+#[test]
+fn readme_run_flag_reference_is_what_run_help_prints() {
+    let out = harness()
+        .args(["run", "--help"])
+        .env("COLUMNS", "100")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8_lossy(&out).trim_end().to_string();
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let block = readme
+        .split("<!-- run-help:begin")
+        .nth(1)
+        .and_then(|r| r.split("<!-- run-help:end -->").next())
+        .expect("README has a run-help block");
+    let body = block
+        .split_once("```text\n")
+        .and_then(|(_, r)| r.rsplit_once("\n```"))
+        .map(|(b, _)| b.trim_end())
+        .expect("the run-help block is a ```text block");
+    assert!(
+        body == help,
+        "README's run-help block differs from `harness run --help`; replace it with:\n```text\n{help}\n```"
+    );
 }
