@@ -67,20 +67,10 @@ impl Progress {
         self.bar.inc(1);
     }
 
-    /// A dispatch is being retried after an infrastructure failure.
+    /// A dispatch needed at least one retry after an infrastructure failure.
     pub fn retried(&self) {
         self.retried.fetch_add(1, Ordering::SeqCst);
         self.redraw_counts();
-    }
-
-    /// One dispatch ended; `failures` so far (the older call: the answered count is derived).
-    pub fn tick(&self, failures: usize) {
-        let done = self.bar.position() as usize + 1;
-        self.failed.store(failures, Ordering::SeqCst);
-        self.answered
-            .store(done.saturating_sub(failures), Ordering::SeqCst);
-        self.redraw_counts();
-        self.bar.inc(1);
     }
 
     /// The running counts, as the line shows them.
@@ -116,9 +106,5 @@ mod tests {
         p.record(Outcome::Failed);
         p.record(Outcome::Answered);
         assert_eq!(p.counts_text(), "answered 2 · failed 1 · retried 1");
-        let q = Progress::new(3, true);
-        q.tick(0);
-        q.tick(1);
-        assert_eq!(q.counts_text(), "answered 1 · failed 1 · retried 0");
     }
 }
