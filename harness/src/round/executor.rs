@@ -6,9 +6,9 @@
 use super::unit::{self, Runtime};
 use crate::exit::{Exit, Fail};
 use crate::journal::{self, AnswerState, Plan};
+use crate::progress::Outcome;
 use crate::record::DispatchStatus;
 use anyhow::Result;
-use crate::progress::Outcome;
 use std::sync::atomic::Ordering;
 
 /// Which dispatches still need to run: those without a kept answer (on `--resume`, a dispatch
