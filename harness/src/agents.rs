@@ -28,10 +28,11 @@ pub fn resolve(
     deliver: bool,
 ) -> Result<RoundAgent> {
     let usage = |e: runners::Error| Fail::new(Exit::Usage, e.to_string());
-    let over = config.config.agents.get(agent);
+    let over = config.config.agent_for(agent);
+    // `prompt_stdin = true` in harness.toml is the file's spelling of `--prompt-stdin`.
     let mut spec = AgentSpec::parse(agent, over.and_then(|o| o.command.as_deref()))
         .map_err(usage)?
-        .with_prompt_stdin(prompt_stdin);
+        .with_prompt_stdin(prompt_stdin || over.is_some_and(|o| o.prompt_stdin));
     let env = |k: &str| std::env::var(k).ok();
     let setup = match spec.kind {
         AgentKind::Preset(p) => p.setup(&runners::SetupInput {

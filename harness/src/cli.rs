@@ -26,6 +26,26 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Colour on the terminal: auto (only on a terminal, off under NO_COLOR), always, never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: ColorArg,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
 }
 
 /// The subcommands (DESIGN §2).
@@ -36,7 +56,8 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Re-score the answers of a finished round with today's scorer. Runs no agent, no gate.
     Rescore(RescoreArgs),
-    /// The scorer's fixture lanes and the instrument lanes; exit 1 on any failure.
+    /// The scorer's fixture lanes and the instrument lanes; exit 1 on any failure. Runs anywhere:
+    /// outside the harness checkout the source-tree lanes (L13) are skipped and counted apart.
     #[command(name = "self-test")]
     SelfTest(SelfTestArgs),
     /// Pre-registration: run the start gate (phase post), then write the manifest.
@@ -50,7 +71,7 @@ pub enum Command {
     /// Render an existing round.
     Report(ReportArgs),
     /// What a round needs on this machine, and whether it is there.
-    Doctor,
+    Doctor(DoctorArgs),
     /// The refusal lexicon: measure it against human labels, find what a round could not read.
     #[command(subcommand)]
     Lexicon(LexiconCommand),
@@ -156,14 +177,17 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub reps: u32,
     /// The agent: claude, codex, gemini, baseline-grep, baseline-grep-all, or
-    /// command:<template> with {prompt}, {prompt_file}, {model}, {workdir}.
+    /// command:<template> with {prompt}, {prompt_file}, {model}, {workdir}. Required with
+    /// --qset; only the demo picks one itself (baseline-grep).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
     /// The model passed to the agent ({model}).
     #[arg(long)]
     pub model: Option<String>,
-    /// The out-dir [default: ./rounds/<date>-<random>].
-    #[arg(long, value_name = "DIR")]
+    /// The out-dir. Refused inside the repository's work tree unless git-ignored (answers hold
+    /// the tokens) [default: $XDG_STATE_HOME/harness/rounds/<date>-<random>, or
+    /// ~/.local/state/harness/rounds/…; printed at start].
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// ARM's prompt names the planted path, as a hook would hand it over.
     #[arg(long)]
@@ -209,7 +233,7 @@ pub struct RunArgs {
     /// Isolation of each agent.
     #[arg(long, value_enum, default_value = "auto")]
     pub sandbox: SandboxArg,
-    /// No progress bar.
+    /// No progress line.
     #[arg(long, short)]
     pub quiet: bool,
     /// Skip the preflight: the one "reply with the word READY" call of the agent, in a
@@ -217,6 +241,13 @@ pub struct RunArgs {
     /// logged-out or unreachable agent before any dispatch (exit 8).
     #[arg(long)]
     pub no_preflight: bool,
+    /// Print the full report tables (numbers, questions, rows) before the closing summary.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// The closing summary as text, or as one JSON document on stdout (the gate's table then
+    /// goes to stderr).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
     /// Run the shipped demo; `discover` runs it without --deliver.
     #[arg(long, value_enum, value_name = "WHICH")]
     pub demo: Option<DemoArg>,
@@ -249,7 +280,7 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct UnitArgs {
     /// The out-dir `harness plan` wrote (shared with every machine that runs units).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: PathBuf,
     /// Which unit: 0 ≤ N < the number `harness plan` printed (Slurm: $SLURM_ARRAY_TASK_ID).
     #[arg(long, value_name = "N")]
@@ -260,15 +291,29 @@ pub struct UnitArgs {
 #[derive(Debug, Args)]
 pub struct CollectArgs {
     /// The round's out-dir.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Print the full report tables (numbers, questions, rows) before the closing summary.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// The closing summary as text, or as one JSON document on stdout.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
 }
 
 /// `harness rescore`.
 #[derive(Debug, Args)]
 pub struct RescoreArgs {
-    /// The round's out-dir.
-    pub out: PathBuf,
+    /// The round's out-dir (or -o/--out DIR).
+    #[arg(
+        value_name = "OUT",
+        required_unless_present = "out_flag",
+        conflicts_with = "out_flag"
+    )]
+    pub out: Option<PathBuf>,
+    /// The round's out-dir, as `run -o/--out` named it.
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out_flag: Option<PathBuf>,
     /// Use this qset instead of the recorded one (its hash must match, or --accept-qset-change).
     #[arg(long, value_name = "FILE")]
     pub qset: Option<PathBuf>,
@@ -286,6 +331,26 @@ pub struct SelfTestArgs {
     /// The repository L13 searches [default: the one the command runs in].
     #[arg(long, value_name = "DIR")]
     pub repo: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
+}
+
+/// Output format of the commands that report (gate, verify, doctor, self-test, run's summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Lines for people.
+    Text,
+    /// One JSON document on stdout, for scripts.
+    Json,
+}
+
+/// `harness doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
 }
 
 /// Gate phase.
@@ -315,6 +380,9 @@ pub struct GateArgs {
     /// Where the seal will be planted.
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
 }
 
 /// `harness seal`.
@@ -336,7 +404,8 @@ pub struct SealArgs {
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
     /// The manifest to write.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    // `--output` (the old spelling) stays as a hidden alias so scripts keep working.
+    #[arg(short = 'o', long = "out", alias = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// Replace an existing manifest.
     #[arg(long)]
@@ -352,8 +421,15 @@ pub struct SealArgs {
 /// `harness verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The manifest.
-    pub manifest: PathBuf,
+    /// The manifest written by `harness seal`.
+    #[arg(long = "manifest", value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The manifest, positionally (same as --manifest).
+    #[arg(value_name = "MANIFEST", conflicts_with = "manifest", hide = true)]
+    pub manifest_pos: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
     /// Compare this qset instead of the recorded path.
     #[arg(long, value_name = "FILE")]
     pub qset: Option<PathBuf>,
@@ -434,8 +510,16 @@ pub enum ReportFormat {
 /// `harness report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// The round's out-dir.
-    pub out: PathBuf,
+    /// The round's out-dir (or -o/--out DIR).
+    #[arg(
+        value_name = "OUT",
+        required_unless_present = "out_flag",
+        conflicts_with = "out_flag"
+    )]
+    pub out: Option<PathBuf>,
+    /// The round's out-dir, as `run -o/--out` named it.
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out_flag: Option<PathBuf>,
     /// Output format (printed to stdout).
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,

@@ -154,7 +154,6 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         phase: a.phase,
         allow_contaminated: false,
     })?;
-    print!("{}", report.table());
     Ok(GateRun {
         report,
         base,
@@ -164,10 +163,23 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
     })
 }
 
-/// `harness gate`.
-pub fn gate_cmd(a: &GateArgs<'_>) -> Result<Exit> {
+/// `harness gate`: the table and a closing line, or (`json`) one document with the axes and
+/// the exit. Neither ever holds a token.
+pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
     let report = run_gate(a)?.report;
     let exit = report.exit();
+    if json {
+        let v = serde_json::json!({
+            "phase": report.phase,
+            "axes": report.axes,
+            "contaminated": report.contaminated,
+            "exit": exit.code(),
+            "meaning": exit.meaning(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(exit);
+    }
+    print!("{}", report.table());
     match exit {
         Exit::Ok => println!("gate: pass"),
         Exit::GatePartial => println!("gate: PARTIAL — an axis is UNCHECKED; this is not a pass"),
@@ -192,6 +204,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         seal_bytes,
         protocol_bytes,
     } = run_gate(a)?;
+    print!("{}", report.table());
     let exit = report.exit();
     if exit != Exit::Ok {
         println!("seal: REFUSED ({}); no manifest written", exit.meaning());
@@ -241,8 +254,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         },
         inputs,
     };
-    let mut json = serde_json::to_vec_pretty(&m)?;
-    json.push(b'\n');
+    let json = manifest::to_sealed_json(&m)?;
     manifest::write_atomic(output, &json, force)?;
     println!(
         "manifest written: {} (base {})",
@@ -290,6 +302,8 @@ pub struct VerifyArgs<'a> {
     pub repo: Option<&'a Path>,
     /// A different scorer is reported, not a mismatch.
     pub allow_scorer_change: bool,
+    /// One JSON document instead of lines.
+    pub json: bool,
 }
 
 /// `harness verify`: every hash recomputed, by content; exit 10 on any mismatch.
@@ -319,12 +333,7 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
                 Err(e) => manifest::Check {
                     what: "base".into(),
                     status: manifest::Status::Missing,
-                    detail: format!(
-                        "sealed {} not found in {}: {}",
-                        m.base.sha.get(..12).unwrap_or(""),
-                        repo.display(),
-                        clean_line(&e.to_string(), 160)
-                    ),
+                    detail: missing_base_detail(&m.base.sha, &repo, &e),
                 },
             },
         }
@@ -332,11 +341,27 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
     checks.push(base_check);
     let mut sc = manifest::check_scorer(&m);
     if sc.status == manifest::Status::Mismatch && a.allow_scorer_change {
-        sc.detail.push_str(" (allowed by --allow-scorer-change)");
+        sc.detail.push_str(
+            " (allowed by --allow-scorer-change; verdicts may move, harness rescore shows which)",
+        );
         sc.status = manifest::Status::Match;
-        println!("note: the scorer differs from the sealed one; verdicts may move (harness rescore shows which)");
     }
     checks.push(sc);
+    let bad = checks.iter().filter(|c| !c.status.is_ok()).count();
+    let exit = if bad > 0 {
+        Exit::ManifestMismatch
+    } else {
+        Exit::Ok
+    };
+    if a.json {
+        let v = serde_json::json!({
+            "manifest": a.manifest.display().to_string(),
+            "checks": checks,
+            "exit": exit.code(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(exit);
+    }
     let mut bad = 0;
     for c in &checks {
         if !c.status.is_ok() {
@@ -352,8 +377,27 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `harness doctor`: what a round needs and whether it is there.
-pub fn doctor() -> Result<Exit> {
+/// Why the sealed base cannot be checked, in the user's terms: the error of resolving the sha
+/// speaks of a `--base-sha` flag the user never passed.
+fn missing_base_detail(sha: &str, repo: &Path, err: &anyhow::Error) -> String {
+    let short = sha.get(..12).unwrap_or(sha);
+    if err.to_string().contains("does not name a commit") {
+        format!(
+            "sealed commit {short} is not in {} (another repository, or its history was rewritten); \
+             pass --repo with the repository it was sealed in, or seal again",
+            repo.display()
+        )
+    } else {
+        format!(
+            "sealed commit {short} cannot be looked up in {}: {}",
+            repo.display(),
+            clean_line(&crate::text::without_git_codes(&format!("{err:#}")), 160)
+        )
+    }
+}
+
+/// `harness doctor`: what a round needs and whether it is there; `json` prints one object.
+pub fn doctor(json: bool) -> Result<Exit> {
     let mut lines: Vec<(String, String)> = Vec::new();
     lines.push(("harness".into(), crate::version_line().into()));
     let (maj, min, rev) = git2::Version::get().libgit2_version();
@@ -402,6 +446,20 @@ pub fn doctor() -> Result<Exit> {
             format!("REFUSED here: missing {}", missing.join(", "))
         },
     ));
+    if json {
+        let mut checks = serde_json::Map::new();
+        let mut errors = Vec::new();
+        for (k, v) in &lines {
+            if k.trim() == "namespace error" {
+                errors.push(serde_json::Value::from(v.as_str()));
+            } else {
+                checks.insert(k.clone(), v.as_str().into());
+            }
+        }
+        let v = serde_json::json!({ "checks": checks, "namespace_errors": errors });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(Exit::Ok);
+    }
     for (k, v) in &lines {
         println!("{k:<18} {v}");
     }

@@ -18,7 +18,8 @@ pub struct Config {
     pub slurm: SlurmConfig,
 }
 
-/// One preset's override.
+/// One agent's settings: `[agents.NAME]`, where NAME is a preset (`claude`, …) or `command`
+/// for every `command:` agent.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentOverride {
@@ -31,6 +32,22 @@ pub struct AgentOverride {
     /// fresh home, recorded; memory, instructions, hooks and settings files are refused.
     #[serde(default)]
     pub home_files: Vec<String>,
+    /// Feed the prompt on stdin (the file's spelling of `--prompt-stdin`).
+    #[serde(default)]
+    pub prompt_stdin: bool,
+}
+
+impl Config {
+    /// The settings for `--agent NAME`: `[agents.NAME]`, or `[agents.command]` for a
+    /// `command:` agent.
+    pub fn agent_for(&self, agent: &str) -> Option<&AgentOverride> {
+        let key = if agent.starts_with("command:") {
+            "command"
+        } else {
+            agent
+        };
+        self.agents.get(key)
+    }
 }
 
 /// Where a config was found, and what it says.
@@ -117,6 +134,13 @@ mod tests {
             l.config.agents["claude"].command.as_deref(),
             Some("claude -p {prompt}")
         );
+        std::fs::write(
+            dir.path().join("harness.toml"),
+            "[agents.command]\nprompt_stdin = true\n",
+        )
+        .unwrap();
+        let l = load(Some(dir.path())).unwrap();
+        assert!(l.config.agent_for("command:sh x.sh").unwrap().prompt_stdin);
         std::fs::write(
             dir.path().join("harness.toml"),
             "[agents.claude]\ncomand = \"x\"\n",

@@ -190,6 +190,21 @@ fn shown_paths(paths: &[String], masker: &Masker) -> String {
     s.join(", ")
 }
 
+/// Each hit path as `path:line…` (masked), with the note when the token is only inside a longer
+/// word or number. The masker runs on the path before the line numbers are added.
+fn located(corpus: &Corpus, paths: &[String], needle: &str, masker: &Masker) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| {
+            let shown = masker.mask(p);
+            match crate::hitlines::locate_in_corpus(corpus, p, needle) {
+                Some(loc) => crate::hitlines::describe(&shown, &loc),
+                None => shown,
+            }
+        })
+        .collect()
+}
+
 fn contains_ci(hay: &[u8], needle: &str) -> bool {
     let hay = String::from_utf8_lossy(hay).to_lowercase();
     hay.contains(&needle.to_lowercase())
@@ -308,7 +323,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     }
     let mut contaminated_rows = Vec::new();
     for (i, x) in q.iter().enumerate() {
-        let mut paths = report.hits[i].clone();
+        let mut paths = located(input.corpus, &report.hits[i], &x.token, &masker);
         paths.extend(extra_hits[i].iter().cloned());
         if !paths.is_empty() {
             contaminated_rows.push(format!(

@@ -4,16 +4,19 @@
 
 pub mod agents;
 pub mod clean;
+pub mod color;
 pub mod commands;
 pub mod config;
 pub mod demo;
 pub mod exit;
 pub mod gate;
+pub mod hitlines;
 pub mod journal;
 pub mod lexicon_cmd;
 pub mod manifest;
 pub mod nameleak;
 pub mod options;
+pub mod outdir;
 pub mod preflight;
 pub mod progress;
 pub mod prompt;

@@ -3,7 +3,9 @@
 mod cli;
 
 use clap::Parser;
-use cli::{ArmsArg, Command, DemoArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat};
+use cli::{
+    ArmsArg, Command, DemoArg, FormatArg, KindArg, PhaseArg, ReportFormat, SandboxArg, ScoreFormat,
+};
 use harness::commands::{self, GateArgs, VerifyArgs};
 use harness::exit::{exit_of, Exit};
 use harness::gate::Phase;
@@ -13,11 +15,19 @@ use std::time::Duration;
 
 fn main() {
     let cli = cli::Cli::parse();
+    harness::color::set_choice(match cli.color {
+        cli::ColorArg::Auto => harness::color::ColorChoice::Auto,
+        cli::ColorArg::Always => harness::color::ColorChoice::Always,
+        cli::ColorArg::Never => harness::color::ColorChoice::Never,
+    });
     let code = match dispatch(cli) {
         Ok(exit) => exit,
         Err(err) => {
             let exit = exit_of(&err);
-            eprintln!("harness: {err:#}");
+            eprintln!(
+                "harness: {}",
+                harness::text::without_git_codes(&format!("{err:#}"))
+            );
             if exit != Exit::Internal {
                 eprintln!("harness: {}", exit);
             }
@@ -108,8 +118,25 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         no_preflight: a.no_preflight,
         lexicon: a.reading.lexicon,
         token_match: token_match(a.reading.token_match),
+        verbose: a.verbose,
+        json: a.format == FormatArg::Json,
     };
     (opts, exec)
+}
+
+/// The demo may default its agent; a user's round may not: a forgotten --agent used to run a
+/// grep and report a clean OK. Checked for `run` and `plan` before any gate or write.
+fn require_agent(a: &cli::RunArgs) -> anyhow::Result<()> {
+    if a.qset.is_some() && a.agent.is_none() {
+        return Err(harness::exit::Fail::new(
+            Exit::Usage,
+            "--agent is required with --qset: name the agent to measure \
+             (claude, codex, gemini, baseline-grep, baseline-grep-all or command:<template>); \
+             only the demo (harness run without --qset) picks one itself",
+        )
+        .into());
+    }
+    Ok(())
 }
 
 fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
@@ -122,10 +149,12 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     }
     match cli.command {
         Command::Run(a) => {
+            require_agent(&a)?;
             let (opts, exec) = run_options(*a);
             harness::units::run(opts, exec)
         }
         Command::Plan(a) => {
+            require_agent(&a)?;
             if a.executor != ExecutorSpec::Local
                 || a.slurm_partition.is_some()
                 || a.slurm_time.is_some()
@@ -141,14 +170,21 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             harness::units::plan_cmd(run_options(*a).0)
         }
         Command::Unit(a) => harness::units::unit_cmd(&a.out, a.index),
-        Command::Collect(a) => harness::units::collect_cmd(&a.out),
+        Command::Collect(a) => harness::units::collect_cmd(
+            &a.out,
+            harness::round::collect::Show {
+                verbose: a.verbose,
+                json: a.format == FormatArg::Json,
+            },
+        ),
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
-            out: a.out,
+            out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             qset: a.qset,
             accept_qset_change: a.accept_qset_change,
         }),
         Command::SelfTest(a) => {
-            let (_, failed) = harness::selftest::run(a.repo.as_deref())?;
+            let (_, failed) =
+                harness::selftest::run(a.repo.as_deref(), a.format == FormatArg::Json)?;
             Ok(if failed == 0 {
                 Exit::Ok
             } else {
@@ -182,23 +218,32 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             )
         }
         Command::Verify(a) => commands::verify_cmd(&VerifyArgs {
-            manifest: &a.manifest,
+            manifest: &a.manifest.or(a.manifest_pos).ok_or_else(|| {
+                harness::exit::Fail::new(
+                    Exit::Usage,
+                    "verify needs the manifest: harness verify --manifest FILE",
+                )
+            })?,
             qset: a.qset.as_deref(),
             seal: a.seal.as_deref(),
             protocol: a.protocol.as_deref(),
             repo: a.repo.as_deref(),
             allow_scorer_change: a.allow_scorer_change,
+            json: a.format == FormatArg::Json,
         }),
-        Command::Gate(a) => commands::gate_cmd(&GateArgs {
-            qset: &a.qset,
-            seal: a.seal.as_deref(),
-            repo: a.base.repo.as_deref(),
-            base_ref: a.base.base_ref.as_deref(),
-            base_sha: a.base.base_sha.as_deref(),
-            phase: phase(a.phase),
-            plant_dir: &a.plant_dir,
-            protocol: None,
-        }),
+        Command::Gate(a) => commands::gate_cmd(
+            &GateArgs {
+                qset: &a.qset,
+                seal: a.seal.as_deref(),
+                repo: a.base.repo.as_deref(),
+                base_ref: a.base.base_ref.as_deref(),
+                base_sha: a.base.base_sha.as_deref(),
+                phase: phase(a.phase),
+                plant_dir: &a.plant_dir,
+                protocol: None,
+            },
+            a.format == FormatArg::Json,
+        ),
         Command::Score(a) => commands::score(
             kind(a.kind),
             &a.token,
@@ -207,7 +252,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             a.format == ScoreFormat::Json,
         ),
         Command::Report(a) => harness::rescore::report(
-            &a.out,
+            &a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             match a.format {
                 ReportFormat::Table => "table",
                 ReportFormat::Csv => "csv",
@@ -216,7 +261,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 ReportFormat::Html => "html",
             },
         ),
-        Command::Doctor => commands::doctor(),
+        Command::Doctor(a) => commands::doctor(a.format == FormatArg::Json),
         Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
             harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {
                 corpora: a.corpora,

@@ -9,8 +9,11 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The manifest format this build writes and reads.
-pub const FORMAT: &str = "harness-manifest/1";
+/// The manifest format this build writes and reads. Format 2 added the integrity record.
+pub const FORMAT: &str = "harness-manifest/2";
+
+/// The key of the integrity record inside a manifest's JSON object.
+const INTEGRITY: &str = "integrity";
 
 /// What a manifest records. Written by `harness seal`, read by `verify` and `run --manifest`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -120,7 +123,7 @@ pub fn load(path: &Path) -> Result<Manifest> {
         )
         .into());
     }
-    let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
         Fail::new(
             Exit::ManifestMismatch,
             format!(
@@ -131,18 +134,129 @@ pub fn load(path: &Path) -> Result<Manifest> {
             ),
         )
     })?;
-    if m.format != FORMAT {
+    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
+    if format != FORMAT {
+        let hint = if format == "harness-manifest/1" {
+            " (written before manifests carried an integrity record; seal again with this harness)"
+        } else {
+            ""
+        };
         return Err(Fail::new(
             Exit::ManifestMismatch,
             format!(
-                "manifest {}: format '{}' is not '{FORMAT}'",
+                "manifest {}: format '{}' is not '{FORMAT}'{hint}",
                 path.display(),
-                crate::text::clean_line(&m.format, 40)
+                crate::text::clean_line(format, 40)
             ),
         )
         .into());
     }
+    let body = check_integrity(value).map_err(|why| {
+        Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "manifest {}: {why}; the manifest is not the one `harness seal` wrote (seal again)",
+                path.display()
+            ),
+        )
+    })?;
+    let m: Manifest = serde_json::from_value(body).map_err(|e| {
+        Fail::new(
+            Exit::ManifestMismatch,
+            format!("manifest {}: not a manifest: {e}", path.display()),
+        )
+    })?;
     Ok(m)
+}
+
+/// The sealed form of a manifest: its JSON with an integrity record holding the sha256 of every
+/// field and a sha256 over those, so an edit to any field (the harness version included) is
+/// caught by `verify` and `run --manifest`, naming the field.
+pub fn to_sealed_json(m: &Manifest) -> Result<Vec<u8>> {
+    let mut value = serde_json::to_value(m)?;
+    let serde_json::Value::Object(map) = &mut value else {
+        anyhow::bail!("a manifest serializes to a JSON object");
+    };
+    let fields: serde_json::Map<String, serde_json::Value> = map
+        .iter()
+        .map(|(k, v)| (k.clone(), field_hash(v).into()))
+        .collect();
+    let all = record_hash(&fields);
+    map.insert(
+        INTEGRITY.into(),
+        serde_json::json!({ "fields": fields, "sha256": all }),
+    );
+    let mut json = serde_json::to_vec_pretty(&value)?;
+    json.push(b'\n');
+    Ok(json)
+}
+
+/// sha256 of one field's value in canonical JSON (object keys sorted, no whitespace).
+fn field_hash(v: &serde_json::Value) -> String {
+    sha256_hex(canonical(v).as_bytes())
+}
+
+/// sha256 over the per-field hashes, so the record itself cannot be edited to agree.
+fn record_hash(fields: &serde_json::Map<String, serde_json::Value>) -> String {
+    sha256_hex(canonical(&serde_json::Value::Object(fields.clone())).as_bytes())
+}
+
+/// JSON with object keys sorted at every level: one text per value, whatever the key order.
+fn canonical(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::String((*k).clone()),
+                        canonical(&map[*k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        serde_json::Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(canonical).collect();
+            format!("[{}]", parts.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Checks a manifest's integrity record against its fields and returns the fields without it.
+/// The error names the first field that differs from what was sealed.
+fn check_integrity(value: serde_json::Value) -> std::result::Result<serde_json::Value, String> {
+    let serde_json::Value::Object(mut map) = value else {
+        return Err("not a JSON object".into());
+    };
+    let Some(record) = map.remove(INTEGRITY) else {
+        return Err("it has no integrity record".into());
+    };
+    let fields = record
+        .get("fields")
+        .and_then(|f| f.as_object())
+        .ok_or("its integrity record has no field hashes")?;
+    let sealed_all = record.get("sha256").and_then(|s| s.as_str()).unwrap_or("");
+    if record_hash(fields) != sealed_all {
+        return Err("its integrity record was edited after sealing".into());
+    }
+    let mut names: Vec<&String> = map.keys().chain(fields.keys()).collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let shown = crate::text::clean_line(name, 40);
+        match (map.get(name.as_str()), fields.get(name.as_str())) {
+            (Some(v), Some(h)) if h.as_str() == Some(field_hash(v).as_str()) => {}
+            (Some(_), Some(_)) => return Err(format!("field `{shown}` was edited after sealing")),
+            (Some(_), None) => return Err(format!("field `{shown}` was added after sealing")),
+            (None, _) => return Err(format!("field `{shown}` was removed after sealing")),
+        }
+    }
+    Ok(serde_json::Value::Object(map))
 }
 
 /// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a file that

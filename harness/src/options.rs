@@ -120,6 +120,13 @@ pub struct RunOptions {
     /// `--token-match`.
     #[serde(default)]
     pub token_match: scorer::TokenMatch,
+    /// `--verbose`: the full report tables before the closing brief (this run's choice, like
+    /// `--quiet`: not recorded, so `harness collect` and a resume choose their own).
+    #[serde(skip)]
+    pub verbose: bool,
+    /// `--format json`: the closing brief as one JSON document on stdout (this run's choice).
+    #[serde(skip)]
+    pub json: bool,
 }
 
 impl RunOptions {
@@ -155,6 +162,8 @@ impl RunOptions {
             no_preflight: false,
             lexicon: None,
             token_match: scorer::TokenMatch::Word,
+            verbose: false,
+            json: false,
         }
     }
 }

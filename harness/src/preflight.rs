@@ -48,14 +48,22 @@ pub struct Input<'a> {
     pub user_home: Option<PathBuf>,
 }
 
-/// The round's call: `None` when skipped (`--no-preflight`), else the recorded line; prints it.
-pub fn run_unless(skip: bool, input: &Input<'_>) -> Result<Option<String>> {
+/// The round's call: `None` when skipped (`--no-preflight`), else the recorded line; prints it
+/// (on stderr when stdout carries `--format json`'s one document).
+pub fn run_unless(skip: bool, input: &Input<'_>, to_stderr: bool) -> Result<Option<String>> {
+    let say = |line: &str| {
+        if to_stderr {
+            eprintln!("preflight: {line}");
+        } else {
+            println!("preflight: {line}");
+        }
+    };
     if skip {
-        println!("preflight: skipped (--no-preflight)");
+        say("skipped (--no-preflight)");
         return Ok(None);
     }
     let line = check(input)?;
-    println!("preflight: {line}");
+    say(&line);
     Ok(Some(line))
 }
 

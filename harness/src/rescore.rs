@@ -257,14 +257,21 @@ fn lock_out_dir(out: &Path) -> Result<journal::Lock> {
     journal::Lock::acquire(out)
 }
 
-/// Refuses (usage) a path that is not a directory, before anything reads or writes in it.
+/// Refuses (usage) a path that is not a directory, before anything reads or writes in it;
+/// said plainly, with where out-dirs come from.
 fn require_out_dir(out: &Path) -> Result<()> {
-    if out.is_dir() {
-        return Ok(());
-    }
+    let why = match std::fs::metadata(out) {
+        Ok(m) if m.is_dir() => return Ok(()),
+        Ok(_) => "is not a folder",
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist",
+        Err(_) => "cannot be read",
+    };
     Err(Fail::new(
         Exit::Usage,
-        format!("{} is not a round's out-dir", out.display()),
+        format!(
+            "{} {why}; give the out-dir of a round (the `files:` line `harness run` printed)",
+            out.display()
+        ),
     )
     .into())
 }
@@ -345,8 +352,8 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
     ));
     std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let text = finish::write_reports(&dir, &report, &qset)?;
-    print!("{text}");
+    // The full tables go to the files (and `harness report`); the terminal gets what moved.
+    finish::write_reports(&dir, &report, &qset)?;
 
     let mut moved = Vec::new();
     for r in &report.rows {
@@ -363,9 +370,11 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         }
     }
     let mut summary = String::new();
+    let reading = crate::reading::active();
     summary.push_str(&format!(
-        "scorer then: {old_fp}\nscorer now:  {}\n",
-        crate::reading::active().fingerprint()
+        "scorer then: {old_fp}\nscorer now:  {} (lexicon {})\n",
+        reading.fingerprint(),
+        reading.version()
     ));
     if old.is_empty() {
         summary.push_str("no verdicts.csv in the out-dir: nothing to compare; every row is new\n");
@@ -376,10 +385,16 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         }
     }
     crate::manifest::write_atomic(&dir.join("moved.txt"), summary.as_bytes(), false)?;
-    println!();
     print!("{summary}");
+    let s = &report.summary;
     println!(
-        "rescore written to {} (the original files are untouched)",
+        "{}Instrument verdict: {} (exit {})",
+        s.watermark_prefix(),
+        s.verdict_display(),
+        s.verdict.exit_code()
+    );
+    println!(
+        "rescore written to {} (the original files are untouched; full tables in its report.md and report.html)",
         dir.display()
     );
     match completion(out, record_present) {
@@ -473,6 +488,27 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
     }
 }
 
+/// The report as a terminal may show it: tokens masked with the round's qset; when that qset
+/// cannot be read, every excerpt is withheld rather than risk printing a token.
+fn masked_for_terminal(out: &Path, report: &Report) -> Report {
+    let record = record::load_round(out).ok();
+    let opts = RescoreOptions {
+        out: out.to_path_buf(),
+        qset: None,
+        accept_qset_change: false,
+    };
+    match qset_for(record.as_ref(), &opts) {
+        Ok((qset, _)) => finish::masked_for_terminal(report, &qset),
+        Err(_) => {
+            let mut r = report.clone();
+            for row in &mut r.rows {
+                row.excerpt = "‹withheld: the round's qset is not readable to mask tokens›".into();
+            }
+            r
+        }
+    }
+}
+
 /// `harness report OUT`: renders a finished round, every row derived again from its answer
 /// files and its record. `summary.json` is an output, never read as an input: an edited
 /// summary changes nothing, an edited answer refuses the report (exit 10).
@@ -502,7 +538,7 @@ pub fn report(out: &Path, format: &str) -> Result<Exit> {
     warn_if_summary_differs(out, &report);
     use reports::Render;
     let rendered = match format {
-        "table" => finish::terminal().render(&report),
+        "table" => finish::terminal().render(&masked_for_terminal(out, &report)),
         "csv" => reports::csv::Csv.render(&report),
         "json" => reports::json::Json.render(&report),
         "md" => reports::markdown::Markdown.render(&report),

@@ -40,6 +40,18 @@ impl From<scorer::fixtures::LaneOutcome> for Lane {
     }
 }
 
+/// A lane that could not run here. Printed as `skip` with its reason and counted apart: a lane
+/// that did not run never adds to "passed".
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    /// Lane id.
+    pub id: String,
+    /// What it would have checked.
+    pub description: String,
+    /// Why it did not run.
+    pub reason: String,
+}
+
 /// What a whole-tree search saw: hits per needle and everything it could not read.
 #[derive(Debug, Default)]
 pub struct TreeSearch {
@@ -192,6 +204,38 @@ pub fn repo_root(explicit: Option<&Path>) -> Option<PathBuf> {
         .or_else(|| std::env::current_dir().ok())?;
     let repo = git2::Repository::discover(&start).ok()?;
     repo.workdir().map(Path::to_path_buf)
+}
+
+/// Whether `root` is a checkout of harness itself: L13 guards this project's own source tree,
+/// so in a user's repository (or no repository) it has nothing to search.
+pub fn is_harness_checkout(root: &Path) -> bool {
+    ["scorer/src/fixtures.rs", "harness/src/selftest.rs"]
+        .iter()
+        .all(|p| root.join(p).is_file())
+}
+
+/// The source-tree lanes for this invocation: run on `--repo` when given, else on the harness
+/// checkout the command runs in; anywhere else they are skipped, with the reason.
+pub fn source_tree_lanes(explicit: Option<&Path>) -> (Vec<Lane>, Vec<Skipped>) {
+    match (repo_root(explicit), explicit) {
+        (Some(r), Some(_)) => (contamination_lanes(Some(&r)), Vec::new()),
+        (Some(r), None) if is_harness_checkout(&r) => (contamination_lanes(Some(&r)), Vec::new()),
+        // `--repo` that is no repository: the lanes run and fail saying so.
+        (None, Some(_)) => (contamination_lanes(None), Vec::new()),
+        _ => (Vec::new(), skipped_l13("not in the harness checkout")),
+    }
+}
+
+fn skipped_l13(why: &str) -> Vec<Skipped> {
+    let reason = format!("skipped: {why}; run it there or pass --repo DIR");
+    ["L13", "L13-CTRL"]
+        .iter()
+        .map(|id| Skipped {
+            id: id.to_string(),
+            description: "the fixture token is absent from the harness source tree".into(),
+            reason: reason.clone(),
+        })
+        .collect()
 }
 
 /// Prints the lanes and the closing line; returns (passed, failed).
@@ -498,19 +542,72 @@ pub fn verdict_lanes() -> Vec<Lane> {
     lanes
 }
 
-/// Runs every lane; the caller exits 1 when any failed.
-pub fn run(repo: Option<&Path>) -> Result<(usize, usize)> {
+/// Runs every lane; the caller exits 1 when any failed. `json` prints one document (each lane
+/// with `status` ok, FAIL or skip) instead of lines.
+pub fn run(repo: Option<&Path>, json: bool) -> Result<(usize, usize)> {
     let mut lanes: Vec<Lane> = scorer::fixtures::scorer_lanes(scorer::Lexicon::standard())
         .into_iter()
         .map(Lane::from)
         .collect();
-    lanes.extend(contamination_lanes(repo_root(repo).as_deref()));
+    let (tree, skipped) = source_tree_lanes(repo);
+    lanes.extend(tree);
     lanes.extend(gate_lanes(&GateChecks::real()));
     lanes.extend(verdict_lanes());
+    if json {
+        return print_json(&lanes, &skipped);
+    }
     let (p, f) = print_lanes(&lanes);
+    for s in &skipped {
+        println!(
+            "skip  {:<14} {} ({})",
+            s.id,
+            crate::text::clean_line(&s.description, 160),
+            s.reason
+        );
+    }
     println!();
-    println!("SELFTEST: {p} passed, {f} failed");
+    if skipped.is_empty() {
+        println!("SELFTEST: {p} passed, {f} failed");
+    } else {
+        println!(
+            "SELFTEST: {p} passed, {f} failed, {} skipped",
+            skipped.len()
+        );
+    }
     Ok((p, f))
+}
+
+fn print_json(lanes: &[Lane], skipped: &[Skipped]) -> Result<(usize, usize)> {
+    let passed = lanes.iter().filter(|l| l.ok()).count();
+    let failed = lanes.len() - passed;
+    let mut out: Vec<serde_json::Value> = lanes
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "id": l.id,
+                "status": if l.ok() { "ok" } else { "FAIL" },
+                "description": l.description,
+                "got": l.got,
+                "want": l.want,
+            })
+        })
+        .collect();
+    out.extend(skipped.iter().map(|s| {
+        serde_json::json!({
+            "id": s.id,
+            "status": "skip",
+            "description": s.description,
+            "reason": s.reason,
+        })
+    }));
+    let v = serde_json::json!({
+        "passed": passed,
+        "failed": failed,
+        "skipped": skipped.len(),
+        "lanes": out,
+    });
+    println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok((passed, failed))
 }
 
 #[cfg(test)]

@@ -43,9 +43,29 @@ pub fn clean_line(s: &str, max: usize) -> String {
     out
 }
 
+/// A message for a person: libgit2's `; class=Repository (6); code=NotFound (-3)` tails
+/// removed. They name libgit2's internals, not anything the user can change.
+pub fn without_git_codes(s: &str) -> String {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r";?\s*\b(class|code)=[A-Za-z]+ \(-?\d+\)").expect("static regex")
+    });
+    re.replace_all(s, "").into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn libgit2_codes_are_removed() {
+        assert_eq!(
+            without_git_codes(
+                "could not find repository at '/x'; class=Repository (6); code=NotFound (-3)\nnext"
+            ),
+            "could not find repository at '/x'\nnext"
+        );
+    }
 
     #[test]
     fn control_characters_and_newlines_cannot_break_a_line() {

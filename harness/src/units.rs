@@ -7,10 +7,11 @@
 use crate::exit::{Exit, Fail};
 use crate::journal::{self, Plan};
 use crate::record::{self, DispatchStatus, RoundStatus};
+use crate::round::collect::{self, Show};
 use crate::round::executor::{
     self, slurm::SlurmOptions, Ended, ExecutorChoice, ExecutorSpec, Units,
 };
-use crate::round::{collect, plan, unit, RunOptions};
+use crate::round::{plan, unit, RunOptions};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -38,9 +39,20 @@ fn cancel_flag() -> Arc<AtomicBool> {
 pub fn plan_cmd(opts: RunOptions) -> Result<Exit> {
     not_dumpable();
     plan::activate_reading(&opts)?;
+    let json = opts.json;
     let planned = plan::plan(opts)?;
     let p = &planned.plan;
     let n = p.dispatches.len();
+    if json {
+        let v = serde_json::json!({
+            "out": p.out.display().to_string(),
+            "units": n,
+            "unit": format!("harness unit --out {} --index N", p.out.display()),
+            "collect": format!("harness collect --out {}", p.out.display()),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(Exit::Ok);
+    }
     println!(
         "planned: {n} units (indices 0 to {}) in {}",
         n.saturating_sub(1),
@@ -102,7 +114,7 @@ pub fn unit_cmd(out: &Path, index: usize) -> Result<Exit> {
 
 /// `harness collect --out DIR`: refuses while a unit still runs; lists the units without an
 /// answer; then scores, reports and writes `ROUND_DONE` (exit 13 when any is missing).
-pub fn collect_cmd(out: &Path) -> Result<Exit> {
+pub fn collect_cmd(out: &Path, show: Show) -> Result<Exit> {
     not_dumpable();
     let out = std::path::absolute(out)?;
     let plan = journal::load_plan(&out)?;
@@ -118,13 +130,13 @@ pub fn collect_cmd(out: &Path) -> Result<Exit> {
     }
     let labelmap = journal::labelmap_path(&plan.out);
     journal::write_labelmap(&labelmap, &plan.dispatches)?;
-    list_missing(&plan);
-    collect::collect(&out)
+    list_missing(&plan, show);
+    collect::collect(&out, show)
 }
 
 /// Prints every unit without a kept answer, with the reason its `.err` gives or, when there is
 /// none, what that means: the one kind of failure a unit cannot report itself.
-pub fn list_missing(plan: &Plan) {
+pub fn list_missing(plan: &Plan, show: Show) {
     let missing: Vec<(usize, String)> = plan
         .dispatches
         .iter()
@@ -135,23 +147,23 @@ pub fn list_missing(plan: &Plan) {
     if missing.is_empty() {
         return;
     }
-    println!(
+    show.say(&format!(
         "missing: {} of {} units have no answer:",
         missing.len(),
         plan.dispatches.len()
-    );
+    ));
     for (i, stem) in missing {
         let why = match std::fs::read_to_string(plan.out.join(format!("{stem}.err"))) {
             Ok(reason) => clean_line(reason.trim(), 200),
             Err(_) => "no answer and no error file: the unit never ran, or was killed before it could write one".into(),
         };
-        println!("  unit {i} ({stem}): {why}");
+        show.say(&format!("  unit {i} ({stem}): {why}"));
     }
-    println!(
+    show.say(&format!(
         "  run them again with: harness unit --out {} --index N, or harness run --out {} --resume --executor …",
         plan.out.display(),
         plan.out.display()
-    );
+    ));
 }
 
 /// `harness run`: plan, the units on the chosen executor, collect.
@@ -169,6 +181,10 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     plan::activate_reading(&opts)?;
     let (jobs, quiet) = (opts.jobs, opts.quiet);
     let (timeout, retries) = (opts.timeout, opts.retries);
+    let show = Show {
+        verbose: opts.verbose,
+        json: opts.json,
+    };
     let planned = plan::plan(opts)?;
     let (plan, qset, mut record) = (planned.plan, planned.qset, planned.record);
     // The units rebuild the base themselves; this process keeps nothing of it.
@@ -180,7 +196,7 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
         "not run: --executor {} runs the units on other machines (check one with harness doctor there)",
         exec.spec.name()
     );
-    println!("preflight: {preflight}");
+    show.say(&format!("preflight: {preflight}"));
     record.preflight = Some(preflight);
     let config = crate::config::load(Some(&plan.base.repo))?;
     let slurm = SlurmOptions::resolve(
@@ -204,7 +220,7 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     };
     let ended = executor::run(&exec.spec, &slurm, &units)?;
     journal::write_labelmap(&journal::labelmap_path(&plan.out), &plan.dispatches)?;
-    report_ended(&ended);
+    report_ended(&ended, show);
     collect::settle(&plan, &mut record);
     if ended.interrupted {
         record.status = RoundStatus::Interrupted;
@@ -218,14 +234,14 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
         );
         return Ok(Exit::Incomplete);
     }
-    list_missing(&plan);
-    collect::finish(&plan, &qset, &mut record)
+    list_missing(&plan, show);
+    collect::finish(&plan, &qset, &mut record, show)
 }
 
 /// The executor's own account of units that ended badly.
-fn report_ended(ended: &Ended) {
+fn report_ended(ended: &Ended, show: Show) {
     for n in &ended.notes {
-        println!("executor: {}", clean_line(n, 400));
+        show.say(&format!("executor: {}", clean_line(n, 400)));
     }
 }
 

@@ -84,8 +84,17 @@ fn show_u(v: Option<u64>) -> String {
         .unwrap_or_else(|| "UNMEASURED".into())
 }
 
-/// Prints the per-arm lines and flagged rows, and writes `usage.json`.
-pub fn report(out: &Path, plan: &[crate::journal::Dispatch]) -> Result<()> {
+/// The agents' reported cost over the round (`$0.1234`), when any dispatch reported one.
+pub fn cost_text(out: &Path, plan: &[crate::journal::Dispatch]) -> Option<String> {
+    let costs: Vec<f64> = totals(out, plan)
+        .iter()
+        .filter_map(|(_, u, _)| u.cost_usd)
+        .collect();
+    (!costs.is_empty()).then(|| format!("${:.4}", costs.iter().sum::<f64>()))
+}
+
+/// Prints (when `print`) the per-arm lines and flagged rows, and writes `usage.json`.
+pub fn report(out: &Path, plan: &[crate::journal::Dispatch], print: bool) -> Result<()> {
     let t = totals(out, plan);
     if t.is_empty() {
         return Ok(());
@@ -96,7 +105,7 @@ pub fn report(out: &Path, plan: &[crate::journal::Dispatch]) -> Result<()> {
             || u.cost_usd.is_some()
             || !f.is_empty()
     });
-    if measured {
+    if measured && print {
         print_lines(&t);
     }
     let json: Vec<serde_json::Value> = t

@@ -10,18 +10,31 @@ fn round_done(out: &std::path::Path) -> String {
 #[test]
 fn demo_round_runs_completes_and_rescores_without_moving_rows() {
     let dir = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
     let a = harness()
         .args(["run", "--quiet"])
         .current_dir(dir.path())
+        .env("XDG_STATE_HOME", state.path())
         .assert();
     let out_text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    let err_text = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert_eq!(
         a.get_output().status.code(),
         Some(0),
-        "{out_text}\n{}",
-        String::from_utf8_lossy(&a.get_output().stderr)
+        "{out_text}\n{err_text}"
     );
-    let rounds: Vec<_> = std::fs::read_dir(dir.path().join("rounds"))
+    // The verdict and the headline numbers are where the eye lands: the last 12 lines.
+    let lines: Vec<&str> = out_text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(12)..].join("\n");
+    assert!(tail.contains("Instrument verdict: OK (exit 0)"), "{tail}");
+    for n in ["DELIVERY (ARM)", "HUI (ARM)", "HUI (CTRL)", "LUCKY (CTRL)"] {
+        assert!(tail.contains(n), "{n} not in the last 12 lines:\n{tail}");
+    }
+    // The default out-dir is the per-user state folder, said at start; nothing in the cwd.
+    let root = state.path().join("harness").join("rounds");
+    assert!(err_text.contains(&root.display().to_string()), "{err_text}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let rounds: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
         .flatten()
         .filter(|e| e.path().is_dir())
@@ -55,6 +68,13 @@ fn demo_round_runs_completes_and_rescores_without_moving_rows() {
         .code(0);
     let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
     assert!(text.contains("rows moved: 0"), "{text}");
+    // The moved rows and the new verdict, not the whole report again (issue 13 item 1).
+    assert!(
+        text.lines().count() <= 15,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
+    assert!(text.contains("Instrument verdict: OK (exit 0)"), "{text}");
 }
 
 #[test]
@@ -91,8 +111,17 @@ fn the_terminal_report_never_prints_a_token() {
         .current_dir(dir.path())
         .assert()
         .code(0);
-    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
+    let mut out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
         + &String::from_utf8_lossy(&a.get_output().stderr);
+    // `harness report DIR` prints the same tables: masked the same way.
+    let r = harness()
+        .args(["report", "tok"])
+        .current_dir(dir.path())
+        .assert()
+        .code(0);
+    let report = String::from_utf8_lossy(&r.get_output().stdout).to_string();
+    assert!(report.contains("‹token›"), "{report}");
+    out.push_str(&report);
     let demo = harness::demo::demo().unwrap();
     let qset = scorer::qset::parse(demo.qset, "demo").unwrap();
     // Purely numeric values (a batch size, a version) also occur in the report's own numbers

@@ -456,15 +456,22 @@ fn the_manifest_records_the_token_rule_and_verify_names_it_when_it_differs() {
     // Read as sealed, both verify and say nothing about the rule.
     assert!(!verify(&exact, &["--token-match", "exact"], 0).contains("token rule"));
     assert!(!verify(&word, &[], 0).contains("token rule"));
-    // A manifest from before the field (the rule only inside the fingerprint) still verifies.
+    // The field is sealed like every other: removed afterwards, the manifest is refused as
+    // edited, never read as "no rule recorded".
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&word).unwrap()).unwrap();
     v["scorer"].as_object_mut().unwrap().remove("token_match");
-    let old = f.work.join("old.json");
-    std::fs::write(&old, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
-    verify(&old, &[], 0);
-    // Nor does it invent a rule it never recorded when the scorer differs.
-    assert!(!verify(&old, &["--token-match", "exact"], 10).contains("token rule"));
+    let edited = f.work.join("edited.json");
+    std::fs::write(&edited, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let a = harness()
+        .arg("verify")
+        .arg(&edited)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(10);
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(stderr.contains("field `scorer` was edited"), "{stderr}");
 }
 
 #[test]
@@ -485,4 +492,156 @@ fn a_file_named_after_a_token_is_contamination_and_its_name_is_masked() {
     let a = gate(&f).code(5);
     no_token_printed(&a, &f);
     assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("‹token›"));
+}
+
+/// Every field of a manifest is covered by its integrity record: an edit to any of them is
+/// refused by `verify` and by `run --manifest` (exit 10), naming the field.
+#[test]
+fn an_edited_manifest_field_is_exit_10_naming_the_field() {
+    let f = fixture(&[]);
+    let m = f.work.join("manifest.json");
+    seal(&f, &m).code(0);
+    let sealed = std::fs::read_to_string(&m).unwrap();
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 5] = [
+        ("harness_version", |v| v["harness_version"] = "9.9.9".into()),
+        ("created", |v| v["created"] = "2020-01-01T00:00:00Z".into()),
+        ("scorer", |v| {
+            v["scorer"]["lexicon_version"] = "0.0.1".into()
+        }),
+        ("inputs", |v| v["inputs"][0]["path"] = "other.tsv".into()),
+        ("extra", |v| v["extra"] = "added later".into()),
+    ];
+    for (field, edit) in edits {
+        let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
+        edit(&mut v);
+        std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        let a = harness()
+            .arg("verify")
+            .arg(&m)
+            .arg("--repo")
+            .arg(&f.repo)
+            .assert()
+            .code(10);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains(field), "verify does not name {field}: {err}");
+    }
+    let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
+    v["harness_version"] = "9.9.9".into();
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let a = harness()
+        .args(["run", "--agent", "baseline-grep", "--reps", "1", "--quiet"])
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--manifest")
+        .arg(&m)
+        .arg("--out")
+        .arg(f.work.join("r1"))
+        .assert()
+        .code(10);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("harness_version"), "{err}");
+    // The integrity record edited to agree with the edit is still caught.
+    let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
+    v["integrity"]["fields"]["harness_version"] = "0".repeat(64).into();
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(10);
+    // Unedited: still verifies.
+    std::fs::write(&m, &sealed).unwrap();
+    harness()
+        .arg("verify")
+        .arg(&m)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(0);
+}
+
+/// A contamination hit names `path:line`, and says when the token only occurs inside a longer
+/// word or number (the issue's `1.80` inside `-101.8019444`) — never printing the token.
+#[test]
+fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    // Assembled at run time, like every fixture token.
+    let num = format!("{}.{}", 1, 80);
+    let word = tok("alone");
+    let geo = format!("lat,lon\n0,0\n-10{num}19444,2\n");
+    let notes = format!("title\n\nsee {word} here\n");
+    make_repo(
+        &repo,
+        &[
+            ("data/geo.csv", geo.as_bytes()),
+            ("notes.md", notes.as_bytes()),
+        ],
+    );
+    let qset = work.join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the ratio?", &num],
+            ["q2", "positive", "What is the codename?", &word],
+        ],
+    );
+    let a = harness()
+        .args(["gate", "--phase", "pre", "--qset"])
+        .arg(&qset)
+        .arg("--repo")
+        .arg(&repo)
+        .assert()
+        .code(5);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    let q1 = out
+        .lines()
+        .find(|l| l.contains("q1 ("))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(q1.contains("data/geo.csv:3"), "{q1}");
+    assert!(q1.contains("inside a longer word or number"), "{q1}");
+    let q2 = out
+        .lines()
+        .find(|l| l.contains("q2 ("))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(q2.contains("notes.md:3"), "{q2}");
+    assert!(!q2.contains("inside a longer"), "{q2}");
+    assert!(
+        !out.contains(&num) && !out.contains(&word),
+        "a token was printed:\n{out}"
+    );
+}
+
+/// A base that is not where the manifest says is explained in terms of what the user did, not of
+/// a `--base-sha` flag they never passed (issue 13 item 5).
+#[test]
+fn a_missing_sealed_base_does_not_name_flags_the_user_never_passed() {
+    let f = fixture(&[]);
+    let m = f.work.join("manifest.json");
+    seal(&f, &m).code(0);
+    let other = f.work.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    make_repo(&other, &[("README.md", b"another project\n")]);
+    let a = harness()
+        .args(["verify", "--manifest"])
+        .arg(&m)
+        .arg("--repo")
+        .arg(&other)
+        .assert()
+        .code(10);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string()
+        + &String::from_utf8_lossy(&a.get_output().stderr);
+    assert!(!out.contains("--base-sha"), "{out}");
+    assert!(out.contains("not in"), "{out}");
+    assert!(!out.contains("class="), "{out}");
 }

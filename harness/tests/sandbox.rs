@@ -299,6 +299,7 @@ fn assert_out_dir_is_the_harness_own(out: &Path) {
         "summary.json",
         "report.md",
         "report.html",
+        // The agents' reported usage per arm (usage.rs), written by collect on every round.
         "usage.json",
     ];
     for e in std::fs::read_dir(out).unwrap().flatten() {

@@ -4,6 +4,9 @@
 //! (`VOID`, `CONTAMINATED`, `VOID+CONTAMINATED`, …) on every row of a watermarked round and empty
 //! otherwise; it is first so a row copied alone carries it. The excerpt is sanitized (one line,
 //! capped) and quoted by the csv crate.
+//!
+//! Every cell passes through [`neutralise`]: an answer excerpt starting with `=` would run as a
+//! formula when a reviewer opens the file in a spreadsheet (OWASP "CSV injection").
 
 use crate::sanitize;
 use crate::{Error, Render, Report, Row};
@@ -26,18 +29,19 @@ impl Render for Csv {
         w.write_record(COLUMNS)
             .expect("writing to a Vec cannot fail");
         for r in &report.rows {
-            w.write_record([
-                status.as_str(),
-                &sanitize::excerpt(&r.qid, 200),
-                r.kind.as_str(),
-                r.arm.as_str(),
-                &r.rep.to_string(),
-                &r.verdict.to_string(),
-                if r.clarify { "yes" } else { "no" },
-                &sanitize::excerpt(&r.label, 200),
-                &sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
-            ])
-            .expect("writing to a Vec cannot fail");
+            let cells = [
+                status.clone(),
+                sanitize::excerpt(&r.qid, 200),
+                r.kind.as_str().to_string(),
+                r.arm.as_str().to_string(),
+                r.rep.to_string(),
+                r.verdict.to_string(),
+                if r.clarify { "yes" } else { "no" }.to_string(),
+                sanitize::excerpt(&r.label, 200),
+                sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
+            ];
+            w.write_record(cells.iter().map(|c| neutralise(c).into_owned()))
+                .expect("writing to a Vec cannot fail");
         }
         let bytes = w.into_inner().expect("flushing a Vec cannot fail");
         String::from_utf8(bytes).expect("every field is a Rust string")
@@ -46,6 +50,21 @@ impl Render for Csv {
     fn file_name(&self) -> &'static str {
         "verdicts.csv"
     }
+}
+
+/// A cell as written: prefixed with `'` when a spreadsheet would evaluate it (it starts with
+/// `=`, `+`, `-`, `@`, a tab or a carriage return, as OWASP lists), or when it already starts
+/// with `'` — so [`restore`] can undo the prefix without guessing.
+pub fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
+    match cell.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '\'') => format!("'{cell}").into(),
+        _ => cell.into(),
+    }
+}
+
+/// The text [`neutralise`] was given.
+pub fn restore(cell: &str) -> &str {
+    cell.strip_prefix('\'').unwrap_or(cell)
 }
 
 /// Reads the rows of a `verdicts.csv` back (the `status` column is ignored: the watermark is
@@ -70,7 +89,7 @@ pub fn read_rows(text: &str, file: &str) -> Result<Vec<Row>, Error> {
             err(line, e.to_string())
         })?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
-        let field = |i: usize| rec.get(i).unwrap_or_default();
+        let field = |i: usize| restore(rec.get(i).unwrap_or_default());
         let clarify = match field(6) {
             "yes" => true,
             "no" => false,

@@ -7,8 +7,18 @@ use crate::{ManifestStatus, Report};
 /// Longest seal or qset name shown.
 const NAME_MAX: usize = 80;
 
+/// What the terminal header says about the answers it shows: the binary masks every token
+/// before it renders for a terminal (stdout becomes logs, logs become corpus).
+pub(crate) const TERMINAL_ANSWERS: &str =
+    "excerpts cut short; every qset token and true value shown as ‹token› (the out-dir files hold the answers whole)";
+
+/// What the file formats say about the answers they hold: whole, tokens in clear.
+pub(crate) const FILE_ANSWERS: &str =
+    "answers in full, qset tokens in clear (not masked): keep this file out of any repository an agent reads";
+
 /// Header facts as `(name, value)` pairs, values already sanitized to one plain line.
-pub(crate) fn header_fields(report: &Report) -> Vec<(&'static str, String)> {
+/// `answers` states the renderer's masking rule, so a reader knows what the excerpts hide.
+pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str, String)> {
     let m = &report.meta;
     let s = &report.summary;
     let clean = |t: &str| sanitize::excerpt(t, NAME_MAX);
@@ -83,6 +93,7 @@ pub(crate) fn header_fields(report: &Report) -> Vec<(&'static str, String)> {
             format!("{} (exit {})", s.verdict_display(), s.verdict.exit_code()),
         ),
     ];
+    out.push(("answers", answers.to_string()));
     out.push((
         "watermark",
         match &s.watermark {

@@ -4,6 +4,10 @@
 //!
 //! In a watermarked round every number row and every dispatch row begins with a `[VOID]` cell
 //! and carries `data-watermark`; the charts carry it in their caption.
+//!
+//! Read at a glance: a verdict badge coloured by verdict opens the page, the charts take the
+//! page's width with labels a person can read, a zero bar shows as an empty track with a tick at
+//! zero (not a whisker), verdict cells are coloured, and each row opens to its whole answer.
 
 use crate::header::header_fields;
 use crate::sanitize::{self, html_escape as esc};
@@ -21,10 +25,14 @@ table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;p
 text-align:left;vertical-align:top}th{background:#f4f4f4}.wm{color:#b00;font-weight:bold}\
 .banner{background:#fdd;border:2px solid #b00;padding:.5em;font-weight:bold}\
 .unverified{background:#ffe9b3;padding:.3em}td.ans{font-family:monospace;font-size:90%;max-width:40em;\
-overflow-wrap:anywhere}svg text{font-size:12px;font-family:system-ui,sans-serif}";
-
-/// Bar chart scale: pixels for a proportion of 1.
-const BAR_W: f64 = 300.0;
+overflow-wrap:anywhere}td.ans pre{white-space:pre-wrap;margin:.3em 0;max-height:30em;overflow:auto}\
+figure{margin:0 0 1.5em}figure svg{display:block;width:100%;height:auto}\
+svg text{font-family:system-ui,sans-serif}\
+.badge{display:inline-block;padding:.35em .9em;border-radius:.3em;color:#fff;font-size:2em;\
+font-weight:bold;margin:.2em 0 .6em}.badge small{font-size:.5em;font-weight:normal;margin-left:.6em}\
+.v-OK{background:#1a7f37}.v-FINDING{background:#9a6700}\
+.v-VOID,.v-INSTRUMENT_INCOMPLETE,.v-CARRIER_UNREAD{background:#c62828}.v-unclaimed{background:#57606a}\
+td.good{background:#dafbe1}td.bad{background:#ffd7d5}td.other{background:#fff1c2}";
 
 fn wm_cell(wm: &Option<String>, tag: &str) -> String {
     match wm {
@@ -40,31 +48,48 @@ fn wm_attr(wm: &Option<String>) -> String {
     }
 }
 
+/// Chart geometry, in viewBox units; the SVG is drawn at the page's width.
+const VIEW_W: f64 = 1000.0;
+/// Where bars start, and their length for a proportion of 1.
+const BAR_X: f64 = 110.0;
+const BAR_W: f64 = 600.0;
+/// Label size in viewBox units (about 16–20 px on a usual page).
+const FONT: f64 = 18.0;
+
 fn bar(svg: &mut String, y: f64, name: &str, p: &Proportion) {
-    let _ = write!(svg, "<text x=\"0\" y=\"{:.0}\">{name}</text>", y + 13.0);
+    let _ = write!(
+        svg,
+        "<text x=\"10\" y=\"{:.0}\" font-size=\"{FONT}\">{name}</text>\
+         <rect x=\"{BAR_X}\" y=\"{y:.0}\" width=\"{BAR_W}\" height=\"22\" fill=\"#eeeeee\"/>",
+        y + 17.0
+    );
     match (p.p(), p.interval()) {
         (Some(v), Some(i)) => {
+            let fill = if name == "ARM" { "#3a6bc0" } else { "#7a7a7a" };
+            // A zero is an empty track with a dark tick at 0, so it reads as zero, not as missing.
             let _ = write!(
                 svg,
-                "<rect x=\"50\" y=\"{y:.0}\" width=\"{:.1}\" height=\"16\" fill=\"{}\"/>\
-                 <line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{:.0}\" y2=\"{:.0}\" stroke=\"#000\"/>\
-                 <text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
+                "<rect x=\"{BAR_X}\" y=\"{y:.0}\" width=\"{:.1}\" height=\"22\" fill=\"{fill}\"/>\
+                 <rect x=\"{BAR_X}\" y=\"{:.0}\" width=\"3\" height=\"26\" fill=\"#222\"/>\
+                 <line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{:.0}\" y2=\"{:.0}\" stroke=\"#000\" stroke-width=\"2\"/>\
+                 <text x=\"{:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">{}</text>",
                 v * BAR_W,
-                if name == "ARM" { "#4a7bd0" } else { "#a0a0a0" },
-                50.0 + i.lo * BAR_W,
-                50.0 + i.hi * BAR_W,
-                y + 8.0,
-                y + 8.0,
-                60.0 + BAR_W,
-                y + 13.0,
+                y - 2.0,
+                BAR_X + i.lo * BAR_W,
+                BAR_X + i.hi * BAR_W,
+                y + 11.0,
+                y + 11.0,
+                BAR_X + BAR_W + 12.0,
+                y + 17.0,
                 esc(&p.display())
             );
         }
         _ => {
             let _ = write!(
                 svg,
-                "<text x=\"50\" y=\"{:.0}\">{}</text>",
-                y + 13.0,
+                "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">{}</text>",
+                BAR_X + 8.0,
+                y + 17.0,
                 esc(&p.display())
             );
         }
@@ -73,23 +98,24 @@ fn bar(svg: &mut String, y: f64, name: &str, p: &Proportion) {
 
 fn axis_bars(report: &Report) -> String {
     let mut svg = String::new();
-    let h = 3.0 * 70.0;
+    let block = 100.0;
+    let h = Kind::ALL.len() as f64 * block;
     let _ = write!(
         svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"700\" height=\"{h:.0}\" role=\"img\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {VIEW_W} {h:.0}\" role=\"img\">"
     );
     for (a, kind) in Kind::ALL.iter().enumerate() {
-        let y = a as f64 * 70.0;
+        let y = a as f64 * block;
         let _ = write!(
             svg,
-            "<text x=\"0\" y=\"{:.0}\" font-weight=\"bold\">{} (good = {})</text>",
-            y + 14.0,
+            "<text x=\"0\" y=\"{:.0}\" font-size=\"{FONT}\" font-weight=\"bold\">{} (good = {})</text>",
+            y + 20.0,
             kind,
             good_name(*kind)
         );
         for (j, arm) in Arm::BOTH.iter().enumerate() {
             let p = good_rate(&report.rows, *kind, *arm);
-            bar(&mut svg, y + 22.0 + j as f64 * 22.0, arm.as_str(), &p);
+            bar(&mut svg, y + 32.0 + j as f64 * 32.0, arm.as_str(), &p);
         }
     }
     svg.push_str("</svg>");
@@ -98,28 +124,29 @@ fn axis_bars(report: &Report) -> String {
 
 fn d_chart(report: &Report) -> String {
     let items = &report.summary.items;
-    let (x0, w) = (160.0, 400.0);
+    let (x0, w) = (250.0, 560.0);
     let x = |d: f64| x0 + (d + 1.0) / 2.0 * w;
-    let h = 30.0 + items.len() as f64 * 20.0;
+    let row = 32.0;
+    let h = 40.0 + items.len() as f64 * row;
     let mut svg = String::new();
     let _ = write!(
         svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"{h:.0}\" role=\"img\">\
-         <line x1=\"{:.0}\" x2=\"{:.0}\" y1=\"0\" y2=\"{h:.0}\" stroke=\"#999\" stroke-dasharray=\"3\"/>\
-         <text x=\"{:.0}\" y=\"12\">−1</text><text x=\"{:.0}\" y=\"12\">0</text>\
-         <text x=\"{:.0}\" y=\"12\">+1</text>",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {VIEW_W} {h:.0}\" role=\"img\">\
+         <line x1=\"{:.0}\" x2=\"{:.0}\" y1=\"20\" y2=\"{h:.0}\" stroke=\"#999\" stroke-dasharray=\"4\"/>\
+         <text x=\"{:.0}\" y=\"16\" font-size=\"{FONT}\">−1</text><text x=\"{:.0}\" y=\"16\" font-size=\"{FONT}\">0</text>\
+         <text x=\"{:.0}\" y=\"16\" font-size=\"{FONT}\">+1</text>",
         x(0.0),
         x(0.0),
         x(-1.0),
-        x(0.0) + 3.0,
-        x(1.0) - 14.0
+        x(0.0) + 4.0,
+        x(1.0) - 24.0
     );
     for (n, i) in items.iter().enumerate() {
-        let y = 30.0 + n as f64 * 20.0;
+        let y = 44.0 + n as f64 * row;
         let _ = write!(
             svg,
-            "<text x=\"0\" y=\"{:.0}\">{} ({})</text>",
-            y + 4.0,
+            "<text x=\"0\" y=\"{:.0}\" font-size=\"{FONT}\">{} ({})</text>",
+            y + 6.0,
             sanitize::html(&i.qid, 16),
             i.kind
         );
@@ -127,28 +154,79 @@ fn d_chart(report: &Report) -> String {
             (Some(d), Some(iv)) => {
                 let _ = write!(
                     svg,
-                    "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y:.0}\" y2=\"{y:.0}\" stroke=\"#000\"/>\
-                     <circle cx=\"{:.1}\" cy=\"{y:.0}\" r=\"4\" fill=\"#4a7bd0\"/>\
-                     <text x=\"{:.0}\" y=\"{:.0}\">{:+.2}</text>",
+                    "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y:.0}\" y2=\"{y:.0}\" stroke=\"#000\" stroke-width=\"2\"/>\
+                     <circle cx=\"{:.1}\" cy=\"{y:.0}\" r=\"6\" fill=\"#3a6bc0\"/>\
+                     <text x=\"{:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">{:+.2}</text>",
                     x(iv.lo),
                     x(iv.hi),
                     x(d),
-                    x0 + w + 10.0,
-                    y + 4.0,
+                    x0 + w + 16.0,
+                    y + 6.0,
                     d
                 );
             }
             _ => {
                 let _ = write!(
                     svg,
-                    "<text x=\"{x0:.0}\" y=\"{:.0}\">UNMEASURED (an arm has no rows)</text>",
-                    y + 4.0
+                    "<text x=\"{x0:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">UNMEASURED (an arm has no rows)</text>",
+                    y + 6.0
                 );
             }
         }
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// The badge's class: the verdict's name, or `unclaimed` when nothing was there to claim it from.
+fn badge_class(report: &Report) -> &'static str {
+    if report.summary.verdict_claimed {
+        report.summary.verdict.name()
+    } else {
+        "unclaimed"
+    }
+}
+
+/// A verdict cell's class: good for the kind's good class, bad for a fabrication, a failure or
+/// an empty answer, other for the rest (refused with token, abstained, prior won, …).
+fn verdict_class(r: &crate::Row) -> &'static str {
+    use scorer::Class;
+    if crate::summary::is_good(r) {
+        "good"
+    } else if matches!(
+        r.verdict.class,
+        Class::Hallucinated | Class::Fail | Class::Void
+    ) {
+        "bad"
+    } else {
+        "other"
+    }
+}
+
+/// One numbers table (a section of number lines).
+fn numbers_table(h: &mut String, wm: &Option<String>, lines: &[&crate::NumberLine]) {
+    let _ = writeln!(
+        h,
+        "<table class=\"numbers\"><tr>{}<th>number</th><th>value</th><th>note</th></tr>",
+        wm_cell(wm, "th")
+    );
+    for l in lines {
+        let _ = writeln!(
+            h,
+            "<tr{}>{}<td>{}</td><td>{}</td><td>{}</td></tr>",
+            wm_attr(wm),
+            wm_cell(wm, "td"),
+            sanitize::html(&l.label, 80),
+            esc(&l.value.display()),
+            esc(&l.note)
+        );
+    }
+    h.push_str("</table>\n");
+}
+
+/// Whether a number section is the per-item D one (shown once, with its chart).
+fn is_items_section(section: &str) -> bool {
+    section.starts_with("Per-item D")
 }
 
 impl Render for Html {
@@ -162,9 +240,17 @@ impl Render for Html {
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
              <title>harness round report</title><style>{CSS}</style></head><body>\n\
-             <h1>harness round report</h1>\n<table class=\"header\">\n"
+             <h1>harness round report</h1>\n"
         );
-        for (name, value) in header_fields(report) {
+        let _ = writeln!(
+            h,
+            "<div class=\"badge v-{cls}\" data-verdict=\"{cls}\">{}<small>exit {}</small></div>\n\
+             <table class=\"header\">",
+            esc(&s.verdict_display()),
+            s.verdict.exit_code(),
+            cls = badge_class(report)
+        );
+        for (name, value) in header_fields(report, crate::header::FILE_ANSWERS) {
             let cls = if name == "manifest" && value.starts_with("UNVERIFIED") {
                 " class=\"unverified\""
             } else {
@@ -197,38 +283,33 @@ impl Render for Html {
             wm_attr(wm),
             axis_bars(report)
         );
+        let lines = s.number_lines();
+        let items: Vec<&crate::NumberLine> = lines
+            .iter()
+            .filter(|l| is_items_section(l.section))
+            .collect();
         let _ = writeln!(
             h,
-            "<h2>Per-item D = P_ARM − P_CTRL (Newcombe 95%)</h2>\n<figure{}><figcaption>{prefix}\
-             context sensitivity per item</figcaption>{}</figure>",
+            "<h2>Per-item D = P_ARM − P_CTRL (context sensitivity; Newcombe 95%)</h2>\n<figure{}><figcaption>{prefix}\
+             each item's D with its interval</figcaption>{}</figure>",
             wm_attr(wm),
             d_chart(report)
         );
+        numbers_table(&mut h, wm, &items);
 
-        let lines = s.number_lines();
         let mut i = 0;
         while i < lines.len() {
             let section = lines[i].section;
-            let _ = writeln!(
-                h,
-                "<h2>{}</h2>\n<table class=\"numbers\"><tr>{}<th>number</th><th>value</th><th>note</th></tr>",
-                esc(section),
-                wm_cell(wm, "th")
-            );
+            let mut group = Vec::new();
             while i < lines.len() && lines[i].section == section {
-                let l = &lines[i];
-                let _ = writeln!(
-                    h,
-                    "<tr{}>{}<td>{}</td><td>{}</td><td>{}</td></tr>",
-                    wm_attr(wm),
-                    wm_cell(wm, "td"),
-                    sanitize::html(&l.label, 80),
-                    esc(&l.value.display()),
-                    esc(&l.note)
-                );
+                group.push(&lines[i]);
                 i += 1;
             }
-            h.push_str("</table>\n");
+            if is_items_section(section) {
+                continue;
+            }
+            let _ = writeln!(h, "<h2>{}</h2>", esc(section));
+            numbers_table(&mut h, wm, &group);
         }
 
         let _ = writeln!(
@@ -249,24 +330,26 @@ impl Render for Html {
         let _ = writeln!(
             h,
             "<h2>Rows</h2>\n<table class=\"rows\"><tr>{}<th>qid</th><th>kind</th><th>arm</th><th>rep</th>\
-             <th>verdict</th><th>clarify</th><th>label</th><th>answer (sanitized excerpt)</th></tr>",
+             <th>verdict</th><th>clarify</th><th>label</th><th>answer (excerpt; open for the whole answer)</th></tr>",
             wm_cell(wm, "th")
         );
         for r in &report.rows {
             let _ = writeln!(
                 h,
-                "<tr{}>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-                 <td class=\"ans\">{}</td></tr>",
+                "<tr{}>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td>\
+                 <td class=\"ans\"><details><summary>{}</summary><pre>{}</pre></details></td></tr>",
                 wm_attr(wm),
                 wm_cell(wm, "td"),
                 sanitize::html(&r.qid, 40),
                 r.kind,
                 r.arm,
                 r.rep,
+                verdict_class(r),
                 r.verdict,
                 if r.clarify { "yes" } else { "" },
                 sanitize::html(&r.label, 40),
-                sanitize::html(&r.excerpt, sanitize::EXCERPT_MAX)
+                sanitize::html(&r.excerpt, sanitize::EXCERPT_MAX),
+                sanitize::html_block(&r.excerpt, sanitize::FULL_ANSWER_MAX)
             );
         }
         h.push_str("</table>\n<h2>What this does not measure</h2>\n<ul>\n");

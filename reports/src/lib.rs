@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod brief;
 pub mod csv;
 mod header;
 pub mod html;
@@ -165,7 +166,16 @@ pub struct Report {
 
 impl Report {
     /// Builds a report, computing the summary from the rows so the two can never disagree.
-    pub fn new(meta: RoundMeta, rows: Vec<Row>) -> Report {
+    /// Rows are put in qset order (then arm, then rep), so every renderer and every command
+    /// lists them the same way; a qid the qset lacks goes last.
+    pub fn new(meta: RoundMeta, mut rows: Vec<Row>) -> Report {
+        let position = |qid: &str| {
+            meta.questions
+                .iter()
+                .position(|q| q.qid == qid)
+                .unwrap_or(usize::MAX)
+        };
+        rows.sort_by_cached_key(|r| (position(&r.qid), r.arm, r.rep));
         let summary = summarize(&rows, &meta);
         Report {
             meta,

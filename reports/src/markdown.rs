@@ -67,7 +67,7 @@ impl Render for Markdown {
         let s = &report.summary;
         let esc = sanitize::markdown_escape;
         let mut out = vec!["# harness round report".to_string()];
-        for (name, value) in header_fields(report) {
+        for (name, value) in header_fields(report, crate::header::FILE_ANSWERS) {
             out.push(format!("- **{name}**: {}", esc(&value)));
         }
         out.push(String::new());

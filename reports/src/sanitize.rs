@@ -105,6 +105,38 @@ pub fn html(text: &str, max_chars: usize) -> String {
     html_escape(&excerpt(text, max_chars))
 }
 
+/// Longest whole answer the HTML report holds behind a row's `<details>`, in characters.
+pub const FULL_ANSWER_MAX: usize = 20_000;
+
+/// A whole answer for a `<pre>` block: newlines kept (`\r\n` and `\r` become `\n`), other
+/// control and invisible formatting characters removed, capped, then HTML-escaped.
+pub fn html_block(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars * 4));
+    let mut n = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let shown = match c {
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                '\n'
+            }
+            '\n' | '\u{2028}' | '\u{2029}' | '\u{85}' => '\n',
+            '\t' => ' ',
+            c if c.is_control() || is_invisible_format(c) => continue,
+            c => c,
+        };
+        if n == max_chars {
+            out.push(ELLIPSIS);
+            break;
+        }
+        out.push(shown);
+        n += 1;
+    }
+    html_escape(&out)
+}
+
 /// [`excerpt`] then [`markdown_escape`]: the only way untrusted text enters the Markdown report.
 pub fn markdown(text: &str, max_chars: usize) -> String {
     markdown_escape(&excerpt(text, max_chars))

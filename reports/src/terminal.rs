@@ -54,15 +54,28 @@ impl Terminal {
     }
 
     fn paint(&self, text: &str, verdict: crate::InstrumentVerdict) -> String {
+        crate::brief::paint(text, crate::brief::verdict_style(verdict), self.color)
+    }
+
+    /// A verdict cell: green for the good class of its kind, red for a fabrication or an empty
+    /// answer, plain otherwise; colour only when asked.
+    fn verdict_cell(&self, r: &crate::Row) -> comfy_table::Cell {
+        use comfy_table::{Cell, Color};
+        use scorer::Class;
+        let cell = Cell::new(r.verdict.to_string());
         if !self.color {
-            return text.to_string();
+            return cell;
         }
-        let code = match verdict {
-            v if v.watermarks() => "1;31",
-            crate::InstrumentVerdict::Finding => "1;33",
-            _ => "1;32",
-        };
-        format!("\x1b[{code}m{text}\x1b[0m")
+        if crate::summary::is_good(r) {
+            cell.fg(Color::Green)
+        } else if matches!(
+            r.verdict.class,
+            Class::Hallucinated | Class::Void | Class::Fail
+        ) {
+            cell.fg(Color::Red)
+        } else {
+            cell.fg(Color::Yellow)
+        }
     }
 }
 
@@ -70,7 +83,7 @@ impl Render for Terminal {
     fn render(&self, report: &Report) -> String {
         let s = &report.summary;
         let mut out = vec!["harness round report".to_string()];
-        for (name, value) in header_fields(report) {
+        for (name, value) in header_fields(report, crate::header::TERMINAL_ANSWERS) {
             out.push(format!("  {name:<13} {value}"));
         }
         out.push(String::new());
@@ -124,16 +137,20 @@ impl Render for Terminal {
                 "qid", "kind", "arm", "rep", "verdict", "clarify", "label", "answer",
             ],
         );
+        if self.color {
+            t.enforce_styling();
+        }
         for r in &report.rows {
+            use comfy_table::Cell;
             t.add_row(vec![
-                sanitize::terminal(&r.qid, 40),
-                r.kind.to_string(),
-                r.arm.to_string(),
-                r.rep.to_string(),
-                r.verdict.to_string(),
-                if r.clarify { "yes" } else { "" }.to_string(),
-                sanitize::terminal(&r.label, 40),
-                sanitize::terminal(&r.excerpt, TERMINAL_EXCERPT_MAX),
+                Cell::new(sanitize::terminal(&r.qid, 40)),
+                Cell::new(r.kind.to_string()),
+                Cell::new(r.arm.to_string()),
+                Cell::new(r.rep.to_string()),
+                self.verdict_cell(r),
+                Cell::new(if r.clarify { "yes" } else { "" }),
+                Cell::new(sanitize::terminal(&r.label, 40)),
+                Cell::new(sanitize::terminal(&r.excerpt, TERMINAL_EXCERPT_MAX)),
             ]);
         }
         b.table(&t);

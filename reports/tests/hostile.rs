@@ -224,3 +224,47 @@ fn json_structure_is_unchanged() {
     let back = Report::from_json(&Json.render(&h), "summary.json").unwrap();
     assert_eq!(back.summary, h.summary);
 }
+
+/// OWASP "CSV injection": a cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, a tab
+/// or a carriage return first) is written with a leading `'`, so opening `verdicts.csv` runs
+/// nothing; reading the file back gives the original text.
+#[test]
+fn csv_cells_cannot_start_a_formula() {
+    let mut r = ok_round();
+    let answers = [
+        "=HYPERLINK(\"http://x\",\"y\")",
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1:A2)",
+        "\t=1",
+        "\r=1",
+        "'quoted already",
+        "a plain answer",
+    ];
+    for (i, row) in r.rows.iter_mut().enumerate() {
+        row.excerpt = answers[i % answers.len()].to_string();
+        if i == 0 {
+            row.label = "=cmd".into();
+        }
+    }
+    let r = Report::new(r.meta, r.rows);
+    let text = Csv.render(&r);
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    for rec in rdr.records() {
+        for cell in rec.unwrap().iter() {
+            let first = cell.chars().next();
+            assert!(
+                !matches!(first, Some('=' | '+' | '-' | '@' | '\t' | '\r')),
+                "a cell a spreadsheet would evaluate: {cell:?}"
+            );
+        }
+    }
+    let back = reports::csv::read_rows(&text, "verdicts.csv").unwrap();
+    assert_eq!(back[0].label, "=cmd");
+    for (a, b) in back.iter().zip(&r.rows) {
+        assert_eq!(
+            a.excerpt,
+            reports::sanitize::excerpt(&b.excerpt, reports::sanitize::EXCERPT_MAX)
+        );
+    }
+}

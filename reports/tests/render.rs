@@ -177,7 +177,12 @@ fn terminal_respects_width_and_color() {
         width: 80,
     }
     .render(&r);
-    assert!(coloured.contains("\x1b[1;32mInstrument verdict: OK"));
+    let green_verdict = format!(
+        "{}Instrument verdict: OK",
+        reports::brief::verdict_style(reports::InstrumentVerdict::Ok)
+    );
+    assert!(coloured.contains(&green_verdict), "{coloured}");
+    assert!(green_verdict.contains("32m"), "{green_verdict:?}");
 }
 
 #[test]
@@ -214,4 +219,56 @@ fn csv_round_trips_rows_and_names_bad_lines() {
     text = text.replacen(",TYPED_PASS,", ",TYPED_MAYBE,", 1);
     let e = reports::csv::read_rows(&text, "verdicts.csv").unwrap_err();
     assert!(e.to_string().starts_with("verdicts.csv:2:"), "{e}");
+}
+
+/// The HTML report reads at a glance (issue 13 item 11): a badge coloured by verdict first, one
+/// per-item D view, coloured verdict cells, each row opening to its whole (escaped) answer, and
+/// charts that scale to the page.
+#[test]
+fn html_opens_with_a_verdict_badge_and_rows_open_to_their_answers() {
+    for (r, cls) in [(ok_round(), "v-OK"), (void_round(), "v-VOID")] {
+        let h = Html.render(&r);
+        let badge = h.find("class=\"badge ").expect("a badge");
+        assert!(
+            h[badge..].starts_with(&format!("class=\"badge {cls}\"")),
+            "{cls}"
+        );
+        assert!(
+            badge < h.find("<table").unwrap(),
+            "the badge comes before every table"
+        );
+        assert_eq!(
+            h.matches("<h2>Per-item D").count(),
+            1,
+            "one per-item D view"
+        );
+        assert_eq!(h.matches("<details>").count(), r.rows.len());
+        // CTRL's FAIL on positives is red, ARM's PASS green.
+        assert!(h.contains("<td class=\"good\">PASS") && h.contains("<td class=\"bad\">FAIL"));
+        assert!(
+            h.contains("viewBox=\"0 0 1000 ")
+                && !h.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" width=")
+        );
+    }
+    // The whole answer, newlines kept, escaped.
+    let mut r = ok_round();
+    r.rows[0].excerpt = "line one\nline <two> & \"three\"\r\nend".into();
+    let r = Report::new(r.meta, r.rows);
+    let h = Html.render(&r);
+    assert!(
+        h.contains("<pre>line one\nline &lt;two&gt; &amp; &quot;three&quot;\nend</pre>"),
+        "{h}"
+    );
+}
+
+/// A proportion of zero is drawn as an empty track with a tick at zero, never as nothing.
+#[test]
+fn html_zero_bars_are_visible_as_zero() {
+    let r = ok_round();
+    let h = Html.render(&r);
+    // every measured bar has its zero tick
+    let ticks = h.matches("width=\"3\" height=\"26\"").count();
+    let bars = h.matches("fill=\"#eeeeee\"").count();
+    assert_eq!(bars, 6, "three axes × two arms have a track");
+    assert_eq!(ticks, bars, "each measured bar has its zero tick");
 }

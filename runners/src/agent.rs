@@ -625,7 +625,7 @@ impl AgentSpec {
         if !self.prompt_stdin && !mentions("prompt") && !mentions("prompt_file") {
             return Err(Error::Template {
                 template: shell_words::join(&self.template),
-                reason: "the prompt never reaches the agent: use {prompt}, {prompt_file} or prompt_stdin".into(),
+                reason: "the prompt never reaches the agent: put {prompt} or {prompt_file} in the command, or pass --prompt-stdin (or `prompt_stdin = true` under [agents.NAME] in harness.toml)".into(),
             });
         }
         let mut out: Vec<OsString> = Vec::with_capacity(self.template.len());

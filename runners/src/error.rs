@@ -13,7 +13,7 @@ use crate::checkout::Treediff;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// No git repository was found at or above the given path.
-    #[error("no git repository at or above {path}: {source}")]
+    #[error("no git repository at or above {path} (run harness inside your repository, or pass --repo DIR): {source}")]
     NoRepository {
         /// The path the discovery started from.
         path: PathBuf,

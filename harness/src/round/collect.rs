@@ -167,11 +167,9 @@ pub fn write_reports(dir: &Path, report: &Report, qset: &Qset) -> Result<String>
     Ok(terminal().render(&masked_for_terminal(report, qset)))
 }
 
-/// The terminal renderer for this process: colour only on a terminal without `NO_COLOR`.
+/// The terminal renderer for this process: colour as `--color`, `NO_COLOR` and the terminal say.
 pub fn terminal() -> reports::terminal::Terminal {
-    use std::io::IsTerminal;
-    let tty = std::io::stdout().is_terminal();
-    let color = tty && std::env::var_os("NO_COLOR").is_none();
+    let color = crate::color::stdout();
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -181,13 +179,13 @@ pub fn terminal() -> reports::terminal::Terminal {
 
 /// `harness collect --out DIR`: everything read from the out-dir alone (the plan, the round
 /// record, the dispatch records, the answers); the qset is read back and checked by hash.
-pub fn collect(out: &Path) -> Result<Exit> {
+pub fn collect(out: &Path, show: Show) -> Result<Exit> {
     let _lock = journal::Lock::acquire(out)?;
     let plan = journal::load_plan(out)?;
     let mut record = record::load_round(&plan.out)?;
     let qset = planned_qset(&plan, &record)?;
     settle(&plan, &mut record);
-    finish(&plan, &qset, &mut record)
+    finish(&plan, &qset, &mut record, show)
 }
 
 /// The qset the round ran with: the embedded demo's, or the planned file if its bytes are still
@@ -243,10 +241,6 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     let levels: Vec<String> = records.iter().filter_map(|r| r.isolation.clone()).collect();
     record.isolation = crate::sandbox::round_level(plan.options.sandbox, &levels);
     record.checkout = record::checkout_methods(&records);
-    println!("isolation: {}", record.isolation);
-    if !record.checkout.is_empty() {
-        println!("checkout: {}", record.checkout);
-    }
 }
 
 /// Refuses (exit 10) to score a round holding an answer that is not the one its dispatch wrote.
@@ -275,8 +269,39 @@ fn refuse_tampered(out: &Path, entries: &[Entry]) -> Result<()> {
     .into())
 }
 
+/// What a finished round prints besides its files: the brief always, as its last lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Show {
+    /// The full report tables before the brief (`run --verbose`, `collect --verbose`).
+    pub verbose: bool,
+    /// The brief as one JSON document instead of text (`--format json`); every other line of
+    /// the round then goes to stderr.
+    pub json: bool,
+}
+
+impl Show {
+    /// A line for people: stdout, or stderr when stdout carries the JSON document.
+    pub fn say(&self, line: &str) {
+        if self.json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+}
+
+/// Dispatches whose record lists at least one infrastructure retry (main's `--retries` records
+/// them per dispatch); `None` when no record could be read (then the count is unknown, not 0).
+fn retried_dispatches(out: &Path, plan: &[journal::Dispatch]) -> Option<usize> {
+    let stems: Vec<String> = plan.iter().map(|d| d.stem()).collect();
+    let records = record::dispatch_records(out, stems.iter().map(String::as_str));
+    (!records.is_empty()).then(|| records.iter().filter(|r| !r.retries.is_empty()).count())
+}
+
 /// Scores a finished round, writes its reports and, last, `ROUND_DONE`. Returns the exit.
-pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit> {
+/// The terminal gets the brief as its last lines; the tables are in the files (and with
+/// `verbose` before the brief).
+pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) -> Result<Exit> {
     let out = plan.out.as_path();
     let plan = plan.dispatches.as_slice();
     let entries: Vec<Entry> = plan
@@ -302,7 +327,13 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit
     let report = Report::new(meta, rows);
     let (verdict_line, exit) = if complete {
         let text = write_reports(out, &report, qset)?;
-        print!("{text}");
+        if show.verbose && !show.json {
+            print!("{text}");
+            println!("isolation: {}", record.isolation);
+            if !record.checkout.is_empty() {
+                println!("checkout: {}", record.checkout);
+            }
+        }
         let v = report.summary.verdict;
         (report.summary.verdict_display(), exit_of_verdict(v))
     } else {
@@ -310,31 +341,45 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord) -> Result<Exit
             &out.join(reports::csv::Csv.file_name()),
             reports::csv::Csv.render(&report).as_bytes(),
         )?;
-        println!(
+        let say = |line: String| show.say(&line);
+        say(format!(
             "ROUND INCOMPLETE: {} of {} dispatches answered, {} failed; no verdict is claimed.",
             counts.answered, counts.planned, counts.failed
-        );
+        ));
         for d in plan {
             let err = out.join(format!("{}.err", d.stem()));
             if let Ok(reason) = std::fs::read_to_string(&err) {
-                println!(
+                say(format!(
                     "  {} {} {} r{}: {}",
                     d.stem(),
                     d.qid,
                     d.arm,
                     d.rep,
                     clean_line(reason.trim(), 200)
-                );
+                ));
             }
         }
         ("none (round incomplete)".to_string(), Exit::Incomplete)
     };
-    crate::usage::report(out, plan)?;
+    crate::usage::report(out, plan, !show.json)?;
     write_round_done(out, record, &report, complete, &verdict_line)?;
-    println!();
-    println!("files: {}", out.display());
-    if record.manifest.status != "match" {
-        println!("manifest: UNVERIFIED (no --manifest: the inputs were not compared with a pre-registration)");
+    let facts = reports::brief::RunFacts {
+        planned: counts.planned,
+        answered: counts.answered,
+        failed: counts.failed,
+        retried: retried_dispatches(out, plan),
+        cost: crate::usage::cost_text(out, plan),
+        out_dir: out.display().to_string(),
+    };
+    if show.json {
+        let v = reports::brief::json(&report, &facts, exit.code());
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!();
+        print!(
+            "{}",
+            reports::brief::render(&report, &facts, crate::color::stdout())
+        );
     }
     Ok(exit)
 }

@@ -34,6 +34,10 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
     };
     plan::activate_reading(&opts)?;
     let (jobs, quiet, keep) = (opts.jobs, opts.quiet, opts.keep_checkouts);
+    let show = collect::Show {
+        verbose: opts.verbose,
+        json: opts.json,
+    };
     let plan::Planned {
         plan,
         qset,
@@ -59,7 +63,7 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
         return interrupted(&plan, &mut record);
     }
     journal::fault_point("dispatched");
-    collect::finish(&plan, &qset, &mut record)
+    collect::finish(&plan, &qset, &mut record, show)
 }
 
 /// Ctrl-C: the round record says interrupted, and the user is told the one command that

@@ -93,6 +93,19 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     })?;
     let plant = Plant::new(&opts.plant_dir).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
     let (out, out_name) = resolve_out(&opts)?;
+    // Usage problems are reported before the gate's table, not after it.
+    crate::outdir::check_outside_repo(&out, &base.workdir)?;
+    if !opts.resume && std::fs::read_dir(&out).is_ok_and(|mut rd| rd.next().is_some()) {
+        if journal::dir(&out).join("lock").is_file() {
+            // A running round names its pid; a finished one is simply not empty.
+            drop(journal::Lock::acquire(&out)?);
+        }
+        return Err(not_empty(&out));
+    }
+    if opts.out.is_none() {
+        eprintln!("harness: round records go to {}", out.display());
+    }
+    let (agent, override_template) = resolve_agent(&opts, &base)?;
     let planted_path = inputs.seal.as_ref().map(|s| plant.seal_path(s));
     let gate = start_gate(
         &opts,
@@ -102,7 +115,6 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         planted_path.as_deref(),
         (&out, out_name),
     )?;
-    let (agent, override_template) = resolve_agent(&opts, &base)?;
     let mut record = round_record(
         &opts,
         &inputs,
@@ -119,7 +131,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
     record.isolation = format!("{} (requested)", opts.sandbox.name());
     if opts.sandbox == runners::SandboxMode::None {
-        println!("note: --sandbox none: agents can read the round's journal in {} (labels, questions, prompts, answers); the report header says so", journal::dir(&out).display());
+        eprintln!("note: --sandbox none: agents can read the round's journal in {} (labels, questions, prompts, answers); the report header says so", journal::dir(&out).display());
     }
     record::save_round(&out, &record)?;
     let plan = Plan {
@@ -143,7 +155,8 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
             name: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
             override_template,
             template: agent.spec.template.clone(),
-            prompt_stdin: opts.prompt_stdin,
+            // As the agent resolved it: the flag, or `prompt_stdin = true` in harness.toml.
+            prompt_stdin: agent.spec.prompt_stdin,
         },
         forbid,
         dispatches,
@@ -169,7 +182,7 @@ pub fn activate_reading(opts: &RunOptions) -> Result<()> {
 
 /// `--resume`: the round's own recorded options, read from its journal, so `--out` alone is
 /// enough. A flag that would change what is measured must be absent or equal to the record
-/// (checked here); `--jobs`, `--quiet` and `--keep-checkouts` are this run's to choose. A
+/// (checked here); `--jobs`, `--quiet`, `--verbose`, `--format` and `--keep-checkouts` are this run's to choose. A
 /// restated round (`--qset` given) is taken as given and compared with `round.json` instead.
 pub fn resume_options(given: RunOptions) -> Result<RunOptions> {
     let Some(out) = given.out.clone() else {
@@ -203,6 +216,8 @@ pub fn resume_options(given: RunOptions) -> Result<RunOptions> {
         quiet: given.quiet,
         keep_checkouts: given.keep_checkouts,
         no_preflight: given.no_preflight,
+        verbose: given.verbose,
+        json: given.json,
         ..recorded
     })
 }
@@ -473,7 +488,7 @@ fn check_manifest(
     })
 }
 
-/// `rounds/<date>-<random>` in the current folder.
+/// `<per-user state folder>/<date>-<random>`: outside every repository (see [`crate::outdir`]).
 pub fn default_out() -> PathBuf {
     let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
     let suffix: String = (0..6)
@@ -482,7 +497,7 @@ pub fn default_out() -> PathBuf {
             (if n < 26 { b'a' + n } else { b'2' + n - 26 }) as char
         })
         .collect();
-    PathBuf::from("rounds").join(format!("{stamp}-{suffix}"))
+    crate::outdir::default_root().join(format!("{stamp}-{suffix}"))
 }
 
 /// The out-dir (absolute) and its own folder name, which the name-leak gate checks.
@@ -564,15 +579,21 @@ fn start_gate(
         phase,
         allow_contaminated: opts.allow_contaminated,
     })?;
-    println!(
-        "── start gate (phase {}) ──",
-        if phase == Phase::Pre { "pre" } else { "post" }
+    // Under --format json stdout is one document: the gate's table goes to stderr.
+    let table = format!(
+        "── start gate (phase {}) ──\n{}",
+        if phase == Phase::Pre { "pre" } else { "post" },
+        gate.table()
     );
-    print!("{}", gate.table());
+    if opts.json {
+        eprint!("{table}");
+    } else {
+        print!("{table}");
+    }
     match gate.exit() {
         Exit::Ok => Ok(gate),
         Exit::GatePartial if opts.arms == Arms::Ctrl => {
-            println!("gate: partial (ledger UNCHECKED) accepted for a CTRL-only eligibility run; seal, then run both arms");
+            eprintln!("gate: partial (ledger UNCHECKED) accepted for a CTRL-only eligibility run; seal, then run both arms");
             Ok(gate)
         }
         other => Err(Fail::new(
@@ -595,8 +616,7 @@ fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(RoundAgent,
     let config = crate::config::load(Some(&base.workdir))?;
     let override_tpl = config
         .config
-        .agents
-        .get(&agent_name)
+        .agent_for(&agent_name)
         .and_then(|a| a.command.clone());
     let agent = crate::agents::resolve(
         &agent_name,
@@ -730,7 +750,7 @@ fn round_record(
         agent_command: agent.spec.template.clone(),
         agent_notes: agent.notes(),
         preflight: None,
-        prompt_stdin: opts.prompt_stdin,
+        prompt_stdin: agent.spec.prompt_stdin,
         sandbox: opts.sandbox.name().into(),
         model: opts.model.clone(),
         reps: opts.reps,

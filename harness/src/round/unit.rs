@@ -127,6 +127,7 @@ impl Runtime {
                 timeout: plan.options.timeout,
                 user_home: self.user_home.clone(),
             },
+            plan.options.json,
         )
     }
 

@@ -8,6 +8,7 @@
 //! template that wants a shell says so itself (`sh -c '…'`), and then owns its quoting.
 
 use super::{Ended, Units};
+use crate::progress::Outcome;
 use anyhow::{Context, Result};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -89,8 +90,9 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
     let logs = units.log_dir();
     std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
     let progress = crate::progress::Progress::new(units.indices.len() as u64, units.quiet);
+    // The stems of the units, to read each one's recorded retries after its command ends.
+    let plan = crate::journal::load_plan(units.out).ok();
     let next = AtomicUsize::new(0);
-    let failures = AtomicUsize::new(0);
     let notes = Mutex::new(Vec::new());
     let workers = units.jobs.clamp(1, units.indices.len().max(1));
     std::thread::scope(|s| {
@@ -103,14 +105,20 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
                     return;
                 };
                 let log = logs.join(format!("command-{index}.log"));
-                if let Some(note) = run_one(template, units, index, &log) {
-                    failures.fetch_add(1, Ordering::SeqCst);
-                    notes.lock().expect("notes").push(note);
+                let outcome_note = run_one(template, units, index, &log);
+                if retried(plan.as_ref(), units.out, index) {
+                    progress.retried();
                 }
-                progress.tick(failures.load(Ordering::SeqCst));
+                if let Some(note) = outcome_note {
+                    notes.lock().expect("notes").push(note);
+                    progress.record(Outcome::Failed);
+                } else {
+                    progress.record(Outcome::Answered);
+                }
             });
         }
     });
+    progress.set_phase("report");
     progress.finish();
     let mut notes = notes.into_inner().expect("notes");
     notes.sort();
@@ -118,6 +126,17 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
         interrupted: units.cancel.load(Ordering::SeqCst),
         notes,
     })
+}
+
+/// Whether unit `index`'s dispatch record lists an infrastructure retry (the unit's own
+/// `--retries`, recorded by the `harness unit` process).
+fn retried(plan: Option<&crate::journal::Plan>, out: &Path, index: usize) -> bool {
+    let Some(stem) = plan.and_then(|p| p.dispatch(index).ok()).map(|d| d.stem()) else {
+        return false;
+    };
+    crate::record::dispatch_records(out, [stem.as_str()])
+        .first()
+        .is_some_and(|r| !r.retries.is_empty())
 }
 
 /// Runs one command to its end (or until Ctrl-C); `Some(note)` when it did not exit 0.

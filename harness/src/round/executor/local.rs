@@ -5,10 +5,11 @@
 
 use crate::exit::{Exit, Fail};
 use crate::journal::{self, AnswerState, Plan};
+use crate::progress::Outcome;
 use crate::record::DispatchStatus;
 use crate::round::unit::{self, Runtime};
 use anyhow::Result;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Which dispatches still need to run: those without a kept answer (on `--resume`, a dispatch
 /// whose answer is kept never runs again). Their stale `.err` files are removed, so a failure
@@ -58,7 +59,6 @@ pub fn run_local(
         });
     }
     let progress = crate::progress::Progress::new(indices.len() as u64, quiet);
-    let failures = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     pool.install(|| {
         use rayon::prelude::*;
@@ -66,14 +66,21 @@ pub fn run_local(
             if rt.cancelled() {
                 return;
             }
-            let ok =
-                matches!(unit::run(plan, i, rt), Ok(r) if r.status == DispatchStatus::Answered);
-            if !ok {
-                failures.fetch_add(1, Ordering::SeqCst);
+            // The counts come from the dispatch's own record: its outcome and its retries.
+            let rec = unit::run(plan, i, rt).ok();
+            if rec.as_ref().is_some_and(|r| !r.retries.is_empty()) {
+                progress.retried();
             }
-            progress.tick(failures.load(Ordering::SeqCst));
+            progress.record(
+                if rec.is_some_and(|r| r.status == DispatchStatus::Answered) {
+                    Outcome::Answered
+                } else {
+                    Outcome::Failed
+                },
+            );
         });
     });
+    progress.set_phase("report");
     progress.finish();
     Ok(())
 }

@@ -1,0 +1,155 @@
+//! Where a round's records go. Past round records are the usual way tokens leak into a
+//! repository (they hold the answers, tokens included), so the default out-dir is a per-user
+//! state folder outside any repository, and an explicit `--out` inside the repository's work
+//! tree is refused unless git ignores it.
+
+use crate::exit::{Exit, Fail};
+use anyhow::Result;
+use std::path::{Component, Path, PathBuf};
+
+/// The folder default out-dirs go in: `$XDG_STATE_HOME/harness/rounds`, else
+/// `~/.local/state/harness/rounds` (the XDG default), else the temp folder's `harness-rounds`.
+pub fn default_root() -> PathBuf {
+    let from_env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if let Some(state) = from_env("XDG_STATE_HOME") {
+        return state.join("harness").join("rounds");
+    }
+    if let Some(home) = from_env("HOME") {
+        return home
+            .join(".local")
+            .join("state")
+            .join("harness")
+            .join("rounds");
+    }
+    std::env::temp_dir().join("harness-rounds")
+}
+
+/// `path` made absolute with `.` and `..` resolved lexically (the folder may not exist yet).
+fn normalized(path: &Path) -> Result<PathBuf> {
+    let abs = std::path::absolute(path)?;
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    Ok(out)
+}
+
+/// Refuses an out-dir inside the repository's work tree unless git ignores it: a round's
+/// answers hold the qset's tokens, and a later round's gate would find them there (or worse, a
+/// commit would carry them to every clone).
+pub fn check_outside_repo(out: &Path, repo_workdir: &Path) -> Result<()> {
+    let out_abs = normalized(out)?;
+    let repo_abs = normalized(repo_workdir)?;
+    let (Ok(out_real), Ok(repo_real)) =
+        (canonical_prefix(&out_abs), std::fs::canonicalize(&repo_abs))
+    else {
+        return Ok(());
+    };
+    let Ok(rel) = out_real.strip_prefix(&repo_real) else {
+        return Ok(());
+    };
+    if rel.as_os_str().is_empty() {
+        return Err(refusal(out, "is the repository's own work tree"));
+    }
+    let repo = git2::Repository::open(&repo_real).map_err(|e| {
+        Fail::new(
+            Exit::Usage,
+            format!(
+                "cannot ask git whether {} is ignored: {}",
+                out.display(),
+                e.message()
+            ),
+        )
+    })?;
+    // A folder is ignored when git ignores it or any folder above it.
+    let mut p = PathBuf::new();
+    for c in rel.components() {
+        p.push(c);
+        if repo.is_path_ignored(&p).unwrap_or(false) {
+            return Ok(());
+        }
+    }
+    Err(refusal(
+        out,
+        "is inside the repository's work tree and not git-ignored",
+    ))
+}
+
+fn refusal(out: &Path, why: &str) -> anyhow::Error {
+    Fail::new(
+        Exit::Usage,
+        format!(
+            "--out {} {why}: the round's answers hold the qset's tokens, and a repository is \
+             what the next round's agent reads. Pick a folder outside the repository (or leave \
+             --out off: rounds go to {}), or git-ignore it",
+            out.display(),
+            default_root().display()
+        ),
+    )
+    .into()
+}
+
+/// The canonical form of the longest existing ancestor of `path`, with the rest appended: an
+/// out-dir that does not exist yet is judged by where it will be created.
+fn canonical_prefix(path: &Path) -> std::io::Result<PathBuf> {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_os_string());
+                existing = parent.to_path_buf();
+            }
+            _ => break,
+        }
+    }
+    let mut out = std::fs::canonicalize(&existing)?;
+    for name in rest.into_iter().rev() {
+        out.push(name);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo_with_ignore(dir: &Path) {
+        git2::Repository::init(dir).unwrap();
+        std::fs::write(dir.join(".gitignore"), "ignored-rounds/\n").unwrap();
+    }
+
+    #[test]
+    fn inside_the_work_tree_is_refused_unless_ignored() {
+        let d = tempfile::tempdir().unwrap();
+        repo_with_ignore(d.path());
+        let err = check_outside_repo(&d.path().join("rounds/r1"), d.path()).unwrap_err();
+        assert_eq!(crate::exit::exit_of(&err), Exit::Usage);
+        assert!(err.to_string().contains("not git-ignored"), "{err}");
+        check_outside_repo(&d.path().join("ignored-rounds/r1"), d.path()).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        check_outside_repo(&outside.path().join("r1"), d.path()).unwrap();
+        // `..` that climbs back in is still inside.
+        let sneaky = d.path().join("ignored-rounds/../rounds/r2");
+        assert!(check_outside_repo(&sneaky, d.path()).is_err());
+        assert!(check_outside_repo(d.path(), d.path()).is_err());
+    }
+
+    #[test]
+    fn the_default_root_follows_xdg_state_home() {
+        // Read only: the variables are the process's; the shape is what is checked.
+        let root = default_root();
+        assert!(root.ends_with("harness/rounds") || root.ends_with("harness-rounds"));
+    }
+}

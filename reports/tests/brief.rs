@@ -1,0 +1,96 @@
+//! The brief `run` ends with: the verdict and headline numbers in at most 12 lines, watermarked
+//! like every number line, coloured only when asked.
+
+mod common;
+
+use common::*;
+use reports::brief::{self, RunFacts};
+
+fn facts(failed: usize) -> RunFacts {
+    RunFacts {
+        planned: 28,
+        answered: 28 - failed,
+        failed,
+        retried: Some(1),
+        cost: None,
+        out_dir: "/tmp/r1".into(),
+    }
+}
+
+#[test]
+fn the_brief_holds_the_verdict_and_headline_numbers_in_twelve_lines() {
+    let r = ok_round();
+    let text = brief::render(&r, &facts(0), false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() <= 12, "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Instrument verdict: OK (exit 0)")),
+        "{text}"
+    );
+    for l in ["DELIVERY (ARM)", "HUI (ARM)", "HUI (CTRL)", "LUCKY (CTRL)"] {
+        let line = lines
+            .iter()
+            .find(|x| x.contains(l))
+            .unwrap_or_else(|| panic!("{l}: {text}"));
+        assert!(
+            line.contains('[') && line.contains('/'),
+            "no interval: {line}"
+        );
+    }
+    assert!(
+        text.contains("1 retried") && text.contains("files: /tmp/r1"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'), "colour without being asked");
+    assert!(brief::render(&r, &facts(0), true).contains("\x1b["));
+}
+
+#[test]
+fn a_void_brief_watermarks_every_number_and_an_incomplete_one_claims_nothing() {
+    let r = void_round();
+    let text = brief::render(&r, &facts(0), false);
+    for l in text
+        .lines()
+        .filter(|l| l.contains("(ARM)") || l.contains("(CTRL)"))
+    {
+        assert!(l.starts_with("[VOID] "), "{l}");
+    }
+    let text = brief::render(&ok_round(), &facts(2), false);
+    assert!(
+        text.contains("ROUND INCOMPLETE") && !text.contains("Instrument verdict"),
+        "{text}"
+    );
+    let j = brief::json(&ok_round(), &facts(2), 13);
+    assert_eq!(j["verdict"], serde_json::Value::Null);
+    assert_eq!(j["exit"], 13);
+}
+
+#[test]
+fn the_terminal_report_colours_verdict_cells_only_when_asked() {
+    use reports::Render;
+    let on = reports::terminal::Terminal {
+        color: true,
+        width: 160,
+    }
+    .render(&void_round());
+    let off = reports::terminal::Terminal {
+        color: false,
+        width: 160,
+    }
+    .render(&void_round());
+    assert!(!off.contains('\x1b'));
+    // a red HALLUCINATED cell and a green PASS cell
+    let row = |t: &str, what: &str| t.lines().find(|l| l.contains(what)).map(str::to_string);
+    let hall = row(&on, "HALLUCINATED").unwrap();
+    assert!(
+        hall.contains("\x1b[38;5;9m") || hall.contains("\x1b[31m") || hall.contains("\x1b[91m"),
+        "{hall:?}"
+    );
+    let pass = on
+        .lines()
+        .find(|l| l.contains("┆ positive ┆") && l.contains("PASS"))
+        .unwrap();
+    assert!(pass.contains('\x1b'), "{pass:?}");
+}
