@@ -184,7 +184,7 @@ pub fn doctor_lines() -> Vec<(String, String)> {
     }
     lines.push((
         "preflight".into(),
-        "runs at the start of every round (one READY call under the chosen sandbox); not run by doctor".into(),
+        "runs at the start of every round (one READY call under the chosen sandbox); harness doctor --preflight runs it here".into(),
     ));
     lines
 }

@@ -351,6 +351,11 @@ pub struct DoctorArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
+    /// Also run the preflight of each agent CLI found on PATH, as a round would: one "reply
+    /// with the word READY" call under --sandbox auto, in a throwaway checkout (one tiny model
+    /// call each). Exit 8 when one fails, with the fix.
+    #[arg(long)]
+    pub preflight: bool,
 }
 
 /// Gate phase.

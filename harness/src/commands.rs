@@ -397,13 +397,22 @@ fn missing_base_detail(sha: &str, repo: &Path, err: &anyhow::Error) -> String {
 }
 
 /// `harness doctor`: what a round needs and whether it is there; `json` prints one object.
-pub fn doctor(json: bool) -> Result<Exit> {
+pub fn doctor(json: bool, preflight: bool) -> Result<Exit> {
     let mut lines: Vec<(String, String)> = Vec::new();
     lines.push(("harness".into(), crate::version_line().into()));
     let (maj, min, rev) = git2::Version::get().libgit2_version();
     lines.push(("libgit2".into(), format!("{maj}.{min}.{rev}")));
     let path = std::env::var_os("PATH");
     lines.extend(crate::agents::doctor_lines());
+    let mut exit = Exit::Ok;
+    if preflight {
+        for (name, line, passed) in doctor_preflights(path.as_deref())? {
+            if !passed {
+                exit = Exit::GateRefused;
+            }
+            lines.push((format!("preflight {name}"), line));
+        }
+    }
     lines.push((
         "git (for agents)".into(),
         match runners::resolve_program(std::ffi::OsStr::new("git"), path.as_deref()) {
@@ -458,12 +467,33 @@ pub fn doctor(json: bool) -> Result<Exit> {
         }
         let v = serde_json::json!({ "checks": checks, "namespace_errors": errors });
         println!("{}", serde_json::to_string_pretty(&v)?);
-        return Ok(Exit::Ok);
+        return Ok(exit);
     }
     for (k, v) in &lines {
         println!("{k:<18} {v}");
     }
-    Ok(Exit::Ok)
+    Ok(exit)
+}
+
+/// `doctor --preflight`: each preset CLI on PATH gets the round's preflight; (name, the line a
+/// round would record or the refusal it would stop with, passed).
+fn doctor_preflights(path: Option<&std::ffi::OsStr>) -> Result<Vec<(String, String, bool)>> {
+    let mut out = Vec::new();
+    for (preset, _, _) in runners::CHECKED_VERSIONS {
+        let name = preset.name();
+        if runners::resolve_program(std::ffi::OsStr::new(name), path).is_none() {
+            continue;
+        }
+        out.push(match crate::preflight::standalone(name)? {
+            Ok(line) => (name.to_string(), format!("pass: {line}"), true),
+            Err(why) => (
+                name.to_string(),
+                format!("FAIL: {}", clean_line(&why, 600)),
+                false,
+            ),
+        });
+    }
+    Ok(out)
 }
 
 fn yes_no(b: bool) -> String {

@@ -261,7 +261,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 ReportFormat::Html => "html",
             },
         ),
-        Command::Doctor(a) => commands::doctor(a.format == FormatArg::Json),
+        Command::Doctor(a) => commands::doctor(a.format == FormatArg::Json, a.preflight),
         Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
             harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {
                 corpora: a.corpora,

@@ -327,3 +327,55 @@ fn unreachable_fix(p: Preset) -> &'static str {
         Preset::Gemini => "check the network and GOOGLE_GEMINI_BASE_URL if you set one.",
     }
 }
+
+/// The preflight outside a round (`harness doctor --preflight`): the same READY call of the
+/// agent `name` under `--sandbox auto`, in a checkout of a one-file repository made for it, so
+/// a user learns before planning a round whether the CLI, its login and its endpoint work here.
+/// `Ok` is the line a round would record; `Err` the refusal a round would stop with.
+pub fn standalone(name: &str) -> Result<std::result::Result<String, String>> {
+    let scratch = tempfile::tempdir()?;
+    let repo_dir = scratch.path().join("preflight");
+    throwaway_repo(&repo_dir)?;
+    let base = runners::resolve_base(&repo_dir, None, None)?;
+    let corpus = runners::Corpus::load(&base)?;
+    let temp_root = TempRoot::create(&[&repo_dir])?;
+    let plant = runners::Plant::new(runners::Plant::DEFAULT_DIR)?;
+    let template = Template::build(&corpus, &plant, &temp_root.fresh_dir()?)?;
+    let sandbox = SandboxPlan::new(
+        runners::SandboxMode::Auto,
+        vec![temp_root.path().to_path_buf(), repo_dir.clone()],
+    )?
+    .with_overlay(temp_root.path());
+    let config = crate::config::load(None)?;
+    let agent = crate::agents::resolve(name, &config, false, true, false)?;
+    let verdict = check(&Input {
+        agent: &agent,
+        sandbox: &sandbox,
+        template: &template,
+        temp_root: &temp_root,
+        harness_exe: &std::env::current_exe()?,
+        pass_env: &[],
+        model: None,
+        timeout: MAX_WAIT,
+        user_home: std::env::var_os("HOME").map(PathBuf::from),
+    });
+    let _ = temp_root.remove();
+    Ok(verdict.map_err(|e| format!("{e:#}")))
+}
+
+/// A repository with one committed file, for a checkout that holds nothing of the user's.
+fn throwaway_repo(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let repo = git2::Repository::init(dir)?;
+    std::fs::write(
+        dir.join("README.md"),
+        "A throwaway repository for the preflight.\n",
+    )?;
+    let mut index = repo.index()?;
+    index.add_path(Path::new("README.md"))?;
+    index.write()?;
+    let tree = repo.find_tree(index.write_tree()?)?;
+    let sig = git2::Signature::new("harness", "harness@localhost", &git2::Time::new(0, 0))?;
+    repo.commit(Some("HEAD"), &sig, &sig, "preflight", &tree, &[])?;
+    Ok(())
+}

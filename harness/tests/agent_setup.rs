@@ -119,3 +119,56 @@ fn a_preset_whose_cli_is_missing_stops_before_any_dispatch_saying_how_to_install
         "no dispatch ran"
     );
 }
+
+/// A stand-in `claude` in its own bin folder: prints Claude Code's final stream-json event with
+/// `answer` as its result, or fails the way a logged-out CLI does.
+fn stand_in_claude(dir: &Path, answer: Option<&str>) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let body = match answer {
+        Some(a) => format!(
+            "#!/bin/sh\nprintf '%s\\n' '{{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"{a}\"}}'\n"
+        ),
+        None => "#!/bin/sh\necho 'Invalid API key · Please run /login' >&2\nexit 1\n".to_string(),
+    };
+    let p = bin.join("claude");
+    std::fs::write(&p, body).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+fn doctor_preflight(bin: &Path) -> std::process::Output {
+    // Only the stand-in's folder: a CLI installed on this machine is not called.
+    harness()
+        .args(["doctor", "--preflight"])
+        .env("PATH", bin)
+        .env("ANTHROPIC_API_KEY", "sk-stand-in")
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn doctor_preflight_calls_each_cli_found_and_says_whether_a_round_would_start() {
+    let root = tempfile::tempdir().unwrap();
+    let o = doctor_preflight(&stand_in_claude(&root.path().join("ok"), Some("READY")));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(
+        out.lines().any(|l| l.starts_with("preflight claude")
+            && l.contains("pass: agent `claude` answered READY")),
+        "{out}"
+    );
+    // Logged out: the line says so and how to log in; exit 8, as a round would stop.
+    let o = doctor_preflight(&stand_in_claude(&root.path().join("out"), None));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(8), "{}", show(&o));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("preflight claude"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("FAIL: ") && line.contains("not logged in"),
+        "{line}"
+    );
+}
