@@ -9,7 +9,7 @@ use crate::progress::Outcome;
 use crate::record::DispatchStatus;
 use crate::round::unit::{self, Runtime};
 use anyhow::Result;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Which dispatches still need to run: those without a kept answer (on `--resume`, a dispatch
 /// whose answer is kept never runs again). Their stale `.err` files are removed, so a failure
@@ -59,26 +59,32 @@ pub fn run_local(
         });
     }
     let progress = crate::progress::Progress::new(indices.len() as u64, quiet);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    pool.install(|| {
-        use rayon::prelude::*;
-        indices.par_iter().for_each(|&i| {
-            if rt.cancelled() {
-                return;
-            }
-            // The counts come from the dispatch's own record: its outcome and its retries.
-            let rec = unit::run(plan, i, rt).ok();
-            if rec.as_ref().is_some_and(|r| !r.retries.is_empty()) {
-                progress.retried();
-            }
-            progress.record(
-                if rec.is_some_and(|r| r.status == DispatchStatus::Answered) {
-                    Outcome::Answered
-                } else {
-                    Outcome::Failed
-                },
-            );
-        });
+    // Plain threads taking the next index from one counter: a unit blocks for as long as its
+    // agent runs, and a work-stealing pool (rayon) may leave a queued unit unstarted while
+    // every thread that could steal it waits on an agent, so fewer than --jobs would run.
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, indices.len().max(1)) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&i) = indices.get(k) else { break };
+                if rt.cancelled() {
+                    break;
+                }
+                // The counts come from the dispatch's own record: its outcome and its retries.
+                let rec = unit::run(plan, i, rt).ok();
+                if rec.as_ref().is_some_and(|r| !r.retries.is_empty()) {
+                    progress.retried();
+                }
+                progress.record(
+                    if rec.is_some_and(|r| r.status == DispatchStatus::Answered) {
+                        Outcome::Answered
+                    } else {
+                        Outcome::Failed
+                    },
+                );
+            });
+        }
     });
     progress.set_phase("report");
     progress.finish();
