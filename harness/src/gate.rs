@@ -284,54 +284,101 @@ pub fn token_shape_axis(q: &[scorer::Question]) -> Option<Axis> {
 
 pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     let q = &input.qset.questions;
-    let mut axes = Vec::new();
+    let search = Search::run(input)?;
+    let contamination = contamination_axis(input, &search);
+    let contaminated = contamination.status == Status::Overridden;
+    let mut axes = vec![contamination];
+    axes.extend(token_shape_axis(q));
+    axes.extend(general_values_axis(q, &search));
+    axes.push(self_containment_axis(input, &search.masker)?);
+    axes.push(ledger_axis(input));
+    axes.push(name_leak_axis(input));
+    Ok(GateReport {
+        phase: input.phase,
+        axes,
+        contaminated,
+    })
+}
 
-    // Contamination: every token of every kind, plus conflict `general` values (reported), in
-    // one pass over the tree for all of them.
-    let mut needles: Vec<&str> = q.iter().map(|x| x.token.as_str()).collect();
-    let generals: Vec<(usize, &str)> = q
-        .iter()
-        .enumerate()
-        .filter(|(_, x)| x.kind == Kind::Conflict)
-        .filter_map(|(i, x)| x.general.as_deref().map(|g| (i, g)))
-        .collect();
-    needles.extend(generals.iter().map(|(_, g)| *g));
-    let set = NeedleSet::new(&needles).map_err(|e| {
-        crate::exit::Fail::new(
-            Exit::GateRefused,
-            format!("contamination search could not start: {e}"),
-        )
-    })?;
-    let report = runners::search_needles(input.corpus, &set).map_err(|e| {
-        crate::exit::Fail::new(
-            Exit::GateRefused,
-            format!("contamination search failed; that is not \"0 hits\": {e}"),
-        )
-    })?;
-    let masker = Masker::new(&needles);
-    let mut extra_hits: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
-    for (name, bytes) in &input.extra_corpus {
-        for i in set.find_in(bytes) {
-            extra_hits[i].push(name.clone());
+/// One pass over the tree (and over what an agent sees besides it) for every token and
+/// conflict `general` value at once: the contamination and general-value axes read it.
+struct Search {
+    /// The qset rows of conflict items with a `general` value; their needles follow the tokens.
+    generals: Vec<usize>,
+    /// Per needle: the tree entries holding it.
+    hits: Vec<Vec<String>>,
+    /// Per needle: the prompt texts and file names holding it.
+    extra_hits: Vec<Vec<String>>,
+    /// How many entries were searched, and what was not.
+    searched: usize,
+    not_searched: Vec<String>,
+    /// Masks every needle wherever a detail line shows a path.
+    masker: Masker,
+}
+
+impl Search {
+    fn run(input: &GateInput<'_>) -> Result<Search> {
+        let q = &input.qset.questions;
+        let mut needles: Vec<&str> = q.iter().map(|x| x.token.as_str()).collect();
+        let generals: Vec<(usize, &str)> = q
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.kind == Kind::Conflict)
+            .filter_map(|(i, x)| x.general.as_deref().map(|g| (i, g)))
+            .collect();
+        needles.extend(generals.iter().map(|(_, g)| *g));
+        let set = NeedleSet::new(&needles).map_err(|e| {
+            crate::exit::Fail::new(
+                Exit::GateRefused,
+                format!("contamination search could not start: {e}"),
+            )
+        })?;
+        let report = runners::search_needles(input.corpus, &set).map_err(|e| {
+            crate::exit::Fail::new(
+                Exit::GateRefused,
+                format!("contamination search failed; that is not \"0 hits\": {e}"),
+            )
+        })?;
+        let masker = Masker::new(&needles);
+        let mut extra_hits: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
+        for (name, bytes) in &input.extra_corpus {
+            for i in set.find_in(bytes) {
+                extra_hits[i].push(name.clone());
+            }
         }
-    }
-    // File names are seen too (`ls`): a file named after a token hands it over.
-    for e in &input.corpus.entries {
-        for i in set.find_in(e.path.as_bytes()) {
-            extra_hits[i].push(format!("the file name {}", e.path));
+        // File names are seen too (`ls`): a file named after a token hands it over.
+        for e in &input.corpus.entries {
+            for i in set.find_in(e.path.as_bytes()) {
+                extra_hits[i].push(format!("the file name {}", e.path));
+            }
         }
+        Ok(Search {
+            generals: generals.iter().map(|(i, _)| *i).collect(),
+            hits: report.hits,
+            extra_hits,
+            searched: report.searched,
+            not_searched: report.not_searched,
+            masker,
+        })
     }
+}
+
+/// Contamination: a token anywhere an agent can read it refuses the round (exit 5), unless
+/// overridden, which watermarks every number.
+fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
+    let q = &input.qset.questions;
+    let masker = &search.masker;
     let mut contaminated_rows = Vec::new();
     for (i, x) in q.iter().enumerate() {
-        let mut paths = located(input.corpus, &report.hits[i], &x.token, &masker);
-        paths.extend(extra_hits[i].iter().cloned());
+        let mut paths = located(input.corpus, &search.hits[i], &x.token, masker);
+        paths.extend(search.extra_hits[i].iter().cloned());
         if !paths.is_empty() {
             contaminated_rows.push(format!(
                 "{} ({}): token found in {} place(s): {}",
                 x.qid,
                 x.kind,
                 paths.len(),
-                shown_paths(&paths, &masker)
+                shown_paths(&paths, masker)
             ));
         }
     }
@@ -340,7 +387,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
         detail.push(format!(
             "{} tokens absent from {} searched entries at base {}{}",
             q.len(),
-            report.searched,
+            search.searched,
             &input.corpus.base.commit[..12.min(input.corpus.base.commit.len())],
             if input.extra_corpus.is_empty() {
                 String::new()
@@ -349,10 +396,10 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             }
         ));
     }
-    if !report.not_searched.is_empty() {
+    if !search.not_searched.is_empty() {
         detail.push(format!(
             "not searched (submodules, not followed): {}",
-            shown_paths(&report.not_searched, &masker)
+            shown_paths(&search.not_searched, masker)
         ));
     }
     let status = if contaminated_rows.is_empty() {
@@ -366,43 +413,49 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     } else {
         Status::Fail
     };
-    let contaminated = status == Status::Overridden;
-    axes.push(Axis {
+    Axis {
         name: "contamination".into(),
         status,
         detail,
         exit: Some(Exit::Contaminated),
-    });
-    axes.extend(token_shape_axis(q));
+    }
+}
 
-    if !generals.is_empty() {
-        let base = q.len();
-        let mut detail = Vec::new();
-        for (j, (i, _)) in generals.iter().enumerate() {
-            let mut paths = report.hits[base + j].clone();
-            paths.extend(extra_hits[base + j].iter().cloned());
-            detail.push(if paths.is_empty() {
-                format!(
-                    "{}: general value not in the corpus (a repo-only reader cannot give it)",
-                    q[*i].qid
-                )
-            } else {
-                format!(
-                    "{}: general value in {}",
-                    q[*i].qid,
-                    shown_paths(&paths, &masker)
-                )
-            });
-        }
-        axes.push(Axis {
-            name: "general-values".into(),
-            status: Status::Reported,
-            detail,
-            exit: None,
+/// General values of conflict items: reported (never refused) where the corpus holds them, since
+/// a repo-only reader could then give the true value; `None` when no row has one.
+fn general_values_axis(q: &[scorer::Question], search: &Search) -> Option<Axis> {
+    if search.generals.is_empty() {
+        return None;
+    }
+    let base = q.len();
+    let mut detail = Vec::new();
+    for (j, i) in search.generals.iter().enumerate() {
+        let mut paths = search.hits[base + j].clone();
+        paths.extend(search.extra_hits[base + j].iter().cloned());
+        detail.push(if paths.is_empty() {
+            format!(
+                "{}: general value not in the corpus (a repo-only reader cannot give it)",
+                q[*i].qid
+            )
+        } else {
+            format!(
+                "{}: general value in {}",
+                q[*i].qid,
+                shown_paths(&paths, &search.masker)
+            )
         });
     }
+    Some(Axis {
+        name: "general-values".into(),
+        status: Status::Reported,
+        detail,
+        exit: None,
+    })
+}
 
-    // Self-containment: the qset and the seal must not be part of the tree at base.
+/// Self-containment: the qset and the seal are not part of the tree at base (by path or by
+/// content), and no tracked link leads to them or to anything else the checkout must not hold.
+fn self_containment_axis(input: &GateInput<'_>, masker: &Masker) -> Result<Axis> {
     let mut files: Vec<&Path> = vec![input.qset_path];
     if let Some((p, _)) = input.seal {
         files.push(p);
@@ -422,11 +475,11 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             detail.push(format!(
                 "{} is tracked at base as {}",
                 t.file.display(),
-                shown_paths(&places, &masker)
+                shown_paths(&places, masker)
             ));
         }
     }
-    detail.extend(links_out(input, &masker)?);
+    detail.extend(links_out(input, masker)?);
     let status = if detail.is_empty() {
         Status::Pass
     } else {
@@ -438,16 +491,20 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
                 .into(),
         );
     }
-    axes.push(Axis {
+    Ok(Axis {
         name: "self-containment".into(),
         status,
         detail,
         exit: Some(Exit::Contaminated),
-    });
+    })
+}
 
-    // Ledger: what the seal must carry and must not.
+/// Ledger (phase post): the seal carries every positive token and planted value, and no
+/// negative token or true value; phase pre has no seal yet (UNCHECKED, partial).
+fn ledger_axis(input: &GateInput<'_>) -> Axis {
+    let q = &input.qset.questions;
     match (input.phase, input.seal) {
-        (Phase::Pre, _) => axes.push(Axis {
+        (Phase::Pre, _) => Axis {
             name: "ledger".into(),
             status: Status::Unchecked,
             detail: vec![
@@ -455,13 +512,13 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
                     .into(),
             ],
             exit: None,
-        }),
-        (Phase::Post, None) => axes.push(Axis {
+        },
+        (Phase::Post, None) => Axis {
             name: "ledger".into(),
             status: Status::Fail,
             detail: vec!["phase post needs --seal".into()],
             exit: Some(Exit::Usage),
-        }),
+        },
         (Phase::Post, Some((_, seal))) => {
             let mut detail = Vec::new();
             // What the seal carries is found the way the scorer will find it in an answer
@@ -503,16 +560,20 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             if detail.is_empty() {
                 detail.push(format!("seal carries every positive and planted value and no negative or general value ({} rows)", q.len()));
             }
-            axes.push(Axis {
+            Axis {
                 name: "ledger".into(),
                 status,
                 detail,
                 exit: Some(Exit::GateRefused),
-            });
+            }
         }
     }
+}
 
-    // Name leak: everything an agent sees by name.
+/// Name leak: nothing an agent sees by name (the planted seal name, folder and out-dir names)
+/// carries an arm, a qid, a kind or a round word.
+fn name_leak_axis(input: &GateInput<'_>) -> Axis {
+    let q = &input.qset.questions;
     let qids: Vec<&str> = q.iter().map(|x| x.qid.as_str()).collect();
     let mut leaks = Vec::new();
     if let Some(n) = input.seal_name {
@@ -533,18 +594,12 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
             input.visible_names.len() + input.seal_name.is_some() as usize
         ));
     }
-    axes.push(Axis {
+    Axis {
         name: "name-leak".into(),
         status,
         detail,
         exit: Some(Exit::NameLeak),
-    });
-
-    Ok(GateReport {
-        phase: input.phase,
-        axes,
-        contaminated,
-    })
+    }
 }
 
 /// Self-containment through links: a tracked symlink an agent could follow to the qset, the
