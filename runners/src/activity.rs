@@ -150,13 +150,17 @@ fn codex(text: &str, stderr: &str) -> AgentActivity {
     // Codex's code-mode `exec` tool runs its shell out of sight of `--json` (0.169.0): its
     // results reach only the tool-result log on stderr (the preset sets RUST_LOG for it),
     // where Codex's own sandbox failing to start shows in its own words.
+    let mut after_output = false;
     for line in stderr.lines().map(str::trim) {
-        if codex_sandbox_failed(line) {
+        // Only the first line of a tool result's output (the log's `Output:` block): a file
+        // the agent printed further down is not Codex speaking.
+        if after_output && sandbox_failure(line).is_some() {
             let e = format!("codex's sandbox: {}", excerpt(line, 300));
             if !a.tool_errors.contains(&e) {
                 a.tool_errors.push(e);
             }
         }
+        after_output = line == "Output:";
     }
     let (mut turns, mut input, mut output) = (0u64, None::<u64>, None::<u64>);
     for v in json_lines(text) {
@@ -205,16 +209,6 @@ fn codex(text: &str, stderr: &str) -> AgentActivity {
     a
 }
 
-/// Codex's (or bubblewrap's) own message that its sandbox could not start; exact phrases, so
-/// a file the agent printed that merely mentions bubblewrap is not taken for one.
-fn codex_sandbox_failed(line: &str) -> bool {
-    line.starts_with("error building bubblewrap command")
-        || (line.starts_with("bwrap: ")
-            && ["namespace", "Permission denied", "Operation not permitted"]
-                .iter()
-                .any(|m| line.contains(m)))
-}
-
 fn gemini(text: &str, stderr: &str) -> AgentActivity {
     let mut a = AgentActivity::default();
     let Some(v) = serde_json::from_str::<serde_json::Value>(text.trim())
@@ -260,25 +254,54 @@ fn gemini(text: &str, stderr: &str) -> AgentActivity {
 /// read. Such a dispatch is failed (and retried), never scored: the verdict would blame
 /// the carrier for a broken tool.
 pub fn infrastructure_failure(a: &AgentActivity, delivered: Option<&str>) -> Option<String> {
-    const SANDBOX_MARKS: [&str; 5] = [
-        "bubblewrap",
-        "bwrap:",
-        "landlock",
-        "seccomp",
-        "sandbox-exec",
-    ];
+    // Judged by the failure's own message, never by the command or a substring of what it
+    // printed: `grep landlock src` finding nothing, or `grep X <delivered seal>` exiting 1, is
+    // the agent's own search. The reason names the message kind only, no tool output (it can
+    // hold the seal's tokens).
     for e in &a.tool_errors {
-        let low = e.to_lowercase();
-        if let Some(mark) = SANDBOX_MARKS.iter().find(|m| low.contains(*m)) {
-            return Some(format!(
-                "a tool failed because a sandbox could not start ({mark}): {e}"
-            ));
+        for line in e.lines().map(str::trim) {
+            if let Some(mark) = sandbox_failure(line) {
+                return Some(format!(
+                    "a tool failed because a sandbox could not start ({mark})"
+                ));
+            }
         }
         if let Some(p) = delivered.filter(|p| !p.is_empty() && e.contains(*p)) {
-            return Some(format!(
-                "the agent could not read the delivered path {p}: {e}"
-            ));
+            if let Some(why) = READ_REFUSED.iter().find(|m| e.contains(*m)) {
+                return Some(format!(
+                    "the agent could not read the delivered path {p} ({why})"
+                ));
+            }
         }
+    }
+    None
+}
+
+/// A tool's read refused or failed, in the words the CLIs use: the delivered path named with
+/// one of these is a broken instrument, not the carrier's fault.
+const READ_REFUSED: [&str; 7] = [
+    "is ignored by",
+    "No such file",
+    "does not exist",
+    "Permission denied",
+    "Operation not permitted",
+    "outside the allowed",
+    "not in the workspace",
+];
+
+/// Which sandbox-start failure a line reports, in the sandbox's own words: Codex's
+/// bubblewrap builder, or bubblewrap itself refused a namespace.
+fn sandbox_failure(line: &str) -> Option<&'static str> {
+    let line = line.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    if line.contains("error building bubblewrap command") {
+        return Some("error building bubblewrap command");
+    }
+    if line.starts_with("bwrap: ")
+        && ["namespace", "Permission denied", "Operation not permitted"]
+            .iter()
+            .any(|m| line.contains(m))
+    {
+        return Some("bwrap could not set up its namespaces");
     }
     None
 }
@@ -347,6 +370,35 @@ mod tests {
             "Output:\nWe sandbox builds with bubblewrap (bwrap) on CI.\nbwrap: see docs/ci.md\n";
         let a = read_activity(&spec("codex"), out.as_bytes(), err.as_bytes());
         assert!(a.tool_errors.is_empty(), "{:?}", a.tool_errors);
+    }
+
+    #[test]
+    fn an_agents_own_failed_search_is_never_infrastructure_and_reasons_carry_no_output() {
+        let failed = |cmd: &str, out: &str| {
+            format!(
+                r#"{{"type":"item.completed","item":{{"type":"command_execution","command":"{cmd}","aggregated_output":"{out}","exit_code":1,"status":"failed"}}}}"#
+            )
+        };
+        let seal = "tracks/_meta/compaction/h.md";
+        // grep of the delivered seal finding nothing, a search for sandbox words finding nothing.
+        for out in [
+            failed(&format!("grep -n AUTH {seal}"), ""),
+            failed("rg landlock src", ""),
+            failed("cat notes.md", "We build with bubblewrap (bwrap) on CI."),
+        ] {
+            let a = read_activity(&spec("codex"), out.as_bytes(), b"");
+            assert_eq!(a.tool_errors.len(), 1, "{out}");
+            assert_eq!(infrastructure_failure(&a, Some(seal)), None, "{out}");
+        }
+        // A read of it refused is; the reason names the kind of failure, not what was printed.
+        let out = failed(
+            &format!("cat {seal}"),
+            &format!("cat: {seal}: Permission denied SECRET-LINE"),
+        );
+        let a = read_activity(&spec("codex"), out.as_bytes(), b"");
+        let why = infrastructure_failure(&a, Some(seal)).expect("a refused read");
+        assert!(why.contains("Permission denied"), "{why}");
+        assert!(!why.contains("SECRET-LINE"), "{why}");
     }
 
     #[test]
