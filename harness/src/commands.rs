@@ -150,6 +150,7 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         corpus: &corpus,
         extra_corpus: extra,
         visible_names: names,
+        plant_dir: plant.dir(),
         protected: Vec::new(),
         phase: a.phase,
         allow_contaminated: false,

@@ -88,6 +88,8 @@ pub struct GateInput<'a> {
     pub extra_corpus: Vec<(String, Vec<u8>)>,
     /// Other names an agent can see (plant folder, out-dir name), with what they are.
     pub visible_names: Vec<(String, String)>,
+    /// The plant folder (relative to the tree): no tracked relative link may lead into it.
+    pub plant_dir: &'a str,
     /// Files and folders outside the tree no tracked symlink may lead to (besides the qset and
     /// the seal, which are always protected): the manifest, the out-dir, the labelmap.
     pub protected: Vec<(String, PathBuf)>,
@@ -610,7 +612,7 @@ fn links_out(input: &GateInput<'_>, masker: &Masker) -> Result<Vec<String>> {
         protected.push(("seal".to_string(), p.to_path_buf()));
     }
     protected.extend(input.protected.iter().cloned());
-    let links = runners::links_out(input.corpus, &protected).map_err(|e| {
+    let links = runners::links_out(input.corpus, &protected, input.plant_dir).map_err(|e| {
         crate::exit::Fail::new(
             Exit::GateRefused,
             format!("self-containment check of tracked links failed: {e}"),

@@ -352,6 +352,7 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
             corpus: &corpus,
             extra_corpus: Vec::new(),
             visible_names: Vec::new(),
+            plant_dir: runners::Plant::DEFAULT_DIR,
             protected: Vec::new(),
             phase: Phase::Post,
             allow_contaminated: false,

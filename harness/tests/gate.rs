@@ -266,33 +266,35 @@ fn a_tracked_link_to_the_seal_or_an_ignored_file_is_refused_naming_the_link() {
         stdout(&a)
     );
     no_token_printed(&a, &f);
-    // A relative link into the ignored plant folder, and one to an ignored file.
+    // A relative link into the ignored plant folder (ARM's seal, found through a path no
+    // ignore rule covers), one climbing out of the tree (in a checkout: the sibling checkouts),
+    // and absolute ones to an ignored file of the work tree and to a folder holding the qset.
     let f = fixture(&[]);
     commit_link(
         &f,
         "latest",
         std::path::Path::new("tracks/_meta/compaction/handoff.md"),
     );
-    commit_link(&f, "scratch", std::path::Path::new("scratch.txt"));
+    commit_link(&f, "peers", std::path::Path::new("../.."));
     std::fs::write(f.repo.join("scratch.txt"), b"kept out of git\n").unwrap();
+    commit_link(&f, "scratch", &f.repo.join("scratch.txt"));
+    commit_link(&f, "inputs", &f.work);
     let a = gate(&f).code(5);
     let out = stdout(&a);
-    assert!(
-        out.contains(
-            "tracked link latest leads to the ignored path tracks/_meta/compaction/handoff.md"
-        ),
-        "{out}"
-    );
-    assert!(
-        out.contains("tracked link scratch leads to the ignored path scratch.txt"),
-        "{out}"
-    );
+    for want in [
+        "tracked link latest leads to the plant folder tracks/_meta/compaction (ARM's seal)",
+        "tracked link peers leads to outside the checkout (it climbs above the tree)",
+        "tracked link scratch leads to the ignored path scratch.txt",
+        "tracked link inputs leads to the qset",
+    ] {
+        assert!(out.contains(want), "{want}:\n{out}");
+    }
     // The repository's history.
     let f = fixture(&[]);
     commit_link(&f, "history", &f.repo.join(".git"));
     let a = gate(&f).code(5);
     assert!(
-        stdout(&a).contains("leads to the repository's .git"),
+        stdout(&a).contains("leads to the repository's git folder"),
         "{}",
         stdout(&a)
     );
@@ -325,6 +327,13 @@ fn links_to_tracked_files_and_folders_pass() {
     commit_link(&f, "readme", std::path::Path::new("README.md"));
     commit_link(&f, "code", std::path::Path::new("src"));
     commit_link(&f, "abs-readme", &f.repo.join("README.md"));
+    // A relative link to an ignored or missing path only dangles in a checkout.
+    commit_link(
+        &f,
+        "compile_commands.json",
+        std::path::Path::new("build/compile_commands.json"),
+    );
+    commit_link(&f, "notes", std::path::Path::new("scratch.txt"));
     gate(&f).code(0);
 }
 

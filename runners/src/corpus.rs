@@ -240,67 +240,68 @@ pub fn tracked_at_base(corpus: &Corpus, files: &[&Path]) -> Result<Vec<TrackedCh
 }
 
 /// A tracked symlink that leads out of what a checkout holds, to something an agent must never
-/// read: self-containment seen through links. A checkout re-creates a link byte for byte, so an
-/// absolute target (or one climbing out with `..`) reaches the same place on this machine.
+/// read: self-containment seen through links. A checkout re-creates a link byte for byte: an
+/// absolute target reaches the same place on this machine, and a relative one that climbs
+/// above the tree reaches the checkout's surroundings (the temp root with its sibling
+/// checkouts, ARM seals among them).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct LinkOut {
     /// The link's repository-relative path.
     pub link: String,
-    /// What it reaches, in words (`the seal`, `the ignored file notes.md`), never the target text.
+    /// What it reaches, in words (`the seal`, `the ignored path notes.md`), never the target text.
     pub reaches: String,
 }
 
-/// The tracked symlinks whose target, resolved from the repository's work tree, is one of
-/// `protected` (what, path) or lies inside one, or is in the repository but not tracked at base
-/// (an ignored or untracked file, the `.git` folder and its history). Links to tracked files
-/// and to other places outside the repository pass.
-pub fn links_out(corpus: &Corpus, protected: &[(String, PathBuf)]) -> Result<Vec<LinkOut>> {
+/// The tracked symlinks an agent could follow out of its checkout to what it must not read:
+/// - a relative target climbing above the tree (in a checkout: the sibling checkouts);
+/// - a relative target inside the tree under `plant_dir` (ARM's planted seal, for CTRL too);
+/// - an absolute target that is, contains or lies inside one of `protected` (what, path), or
+///   lies in the repository's work tree but not in the base tree (an ignored or untracked
+///   file, the repository's git folder and its history).
+///
+/// Other links pass: a relative one to a tracked (or missing, hence dangling) path stays in
+/// the checkout, and an absolute one to an unrelated place is the repository's own business.
+pub fn links_out(
+    corpus: &Corpus,
+    protected: &[(String, PathBuf)],
+    plant_dir: &str,
+) -> Result<Vec<LinkOut>> {
     use std::os::unix::ffi::OsStrExt;
     let root = corpus
         .workdir()
         .canonicalize()
         .map_err(|e| Error::io("resolve", corpus.workdir(), e))?;
     let repo = corpus.base.open()?;
-    let protected: Vec<(&str, PathBuf)> = protected
+    let mut protected: Vec<(String, PathBuf)> = protected
         .iter()
-        .map(|(what, p)| {
-            (
-                what.as_str(),
-                p.canonicalize().unwrap_or_else(|_| p.clone()),
-            )
-        })
+        .map(|(what, p)| (format!("the {what}"), real_path(p)))
         .collect();
+    for git in [repo.path(), repo.commondir()] {
+        protected.push((
+            "the repository's git folder (its history)".to_string(),
+            real_path(git),
+        ));
+    }
+    let plant = Path::new(plant_dir.trim_matches('/'));
     let mut hits = Vec::new();
     for e in &corpus.entries {
         let EntryKind::Symlink { target } = &e.kind else {
             continue;
         };
         let target = Path::new(std::ffi::OsStr::from_bytes(target));
-        let from = root.join(Path::new(&e.path).parent().unwrap_or(Path::new("")));
-        let reached = resolve_link(&from.join(target));
-        let reaches = if let Some((what, _)) = protected
-            .iter()
-            .find(|(_, p)| reached == *p || reached.starts_with(p))
-        {
-            Some(format!("the {what}"))
-        } else if let Ok(rel) = reached.strip_prefix(&root) {
-            let rel_s = rel
-                .to_string_lossy()
-                .replace(std::path::MAIN_SEPARATOR, "/");
-            if rel.starts_with(".git") {
-                Some("the repository's .git folder (its history)".to_string())
-            } else if rel_s.is_empty()
-                || corpus.get(&rel_s).is_some()
-                || is_tracked_dir(corpus, &rel_s)
-            {
-                None
-            } else if repo.is_path_ignored(rel).unwrap_or(true) {
-                Some(format!("the ignored path {rel_s}"))
-            } else {
-                Some(format!("the untracked path {rel_s}"))
-            }
+        let from = Path::new(&e.path).parent().unwrap_or(Path::new(""));
+        let reaches = if target.is_absolute() {
+            absolute_reach(corpus, &repo, &root, &protected, &real_path(target))
         } else {
-            None
+            match lexical_within(&from.join(target)) {
+                None => Some("outside the checkout (it climbs above the tree)".to_string()),
+                // Into the plant folder, or a folder holding it: the link's path is not the
+                // ignored one, so a search honouring .gitignore finds ARM's seal through it.
+                Some(rel) if rel.starts_with(plant) || plant.starts_with(&rel) => {
+                    Some(format!("the plant folder {} (ARM's seal)", plant.display()))
+                }
+                Some(_) => None,
+            }
         };
         if let Some(reaches) = reaches {
             hits.push(LinkOut {
@@ -312,23 +313,81 @@ pub fn links_out(corpus: &Corpus, protected: &[(String, PathBuf)]) -> Result<Vec
     Ok(hits)
 }
 
-/// Where a link target leads: the real path when it exists (further links followed), else the
-/// path with `.` and `..` taken lexically.
-fn resolve_link(p: &Path) -> PathBuf {
-    if let Ok(real) = p.canonicalize() {
-        return real;
+/// What an absolute link target reaches that an agent must not read, if anything.
+fn absolute_reach(
+    corpus: &Corpus,
+    repo: &git2::Repository,
+    root: &Path,
+    protected: &[(String, PathBuf)],
+    reached: &Path,
+) -> Option<String> {
+    if let Some((what, _)) = protected
+        .iter()
+        .find(|(_, p)| reached.starts_with(p) || p.starts_with(reached))
+    {
+        return Some(what.clone());
     }
+    let rel = reached.strip_prefix(root).ok()?;
+    let rel_s = rel
+        .to_string_lossy()
+        .replace(std::path::MAIN_SEPARATOR, "/");
+    if rel_s.is_empty() || corpus.get(&rel_s).is_some() || is_tracked_dir(corpus, &rel_s) {
+        None
+    } else if repo.is_path_ignored(rel).unwrap_or(true) {
+        Some(format!("the ignored path {rel_s}"))
+    } else {
+        Some(format!("the untracked path {rel_s}"))
+    }
+}
+
+/// `p` (relative to the tree root) with `.` and `..` taken lexically, or `None` when it climbs
+/// above the root.
+fn lexical_within(p: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
             std::path::Component::ParentDir => {
-                out.pop();
+                if !out.pop() {
+                    return None;
+                }
             }
             std::path::Component::CurDir => {}
-            other => out.push(other),
+            std::path::Component::Normal(n) => out.push(n),
+            _ => return None,
         }
     }
-    out
+    Some(out)
+}
+
+/// The real path of `p`: its longest existing ancestor resolved (links followed), the rest
+/// taken lexically, so a path that does not exist yet (an out-dir) compares with a link
+/// target spelled another way (`..`, a linked parent folder).
+fn real_path(p: &Path) -> PathBuf {
+    let p = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut rest = Vec::new();
+    let mut head = p.as_path();
+    loop {
+        if let Ok(real) = head.canonicalize() {
+            let mut out = real;
+            for c in rest.iter().rev() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    other => out.push(other),
+                }
+            }
+            return out;
+        }
+        match (head.parent(), head.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                head = parent;
+            }
+            _ => return p.clone(),
+        }
+    }
 }
 
 /// Whether some tracked entry lies under `dir` (a link to a tracked folder stays in the tree).

@@ -575,6 +575,7 @@ fn start_gate(
         corpus,
         extra_corpus,
         visible_names,
+        plant_dir: plant.dir(),
         protected: protected_paths(opts, out),
         phase,
         allow_contaminated: opts.allow_contaminated,
