@@ -485,14 +485,34 @@ fn doctor_preflights(path: Option<&std::ffi::OsStr>) -> Result<Vec<(String, Stri
         if runners::resolve_program(std::ffi::OsStr::new(name), path).is_none() {
             continue;
         }
-        out.push(match crate::preflight::standalone(name)? {
-            Ok(line) => (name.to_string(), format!("pass: {line}"), true),
-            Err(why) => (
+        out.push(match crate::preflight::standalone(name) {
+            // An answer without READY reached the model but is not the reply asked for (a
+            // gateway's error page, say): not a pass.
+            Ok(Ok(line)) if line.ends_with("answered READY") => {
+                (name.to_string(), format!("pass: {line}"), true)
+            }
+            Ok(Ok(line)) => (name.to_string(), format!("WARN: {line}"), false),
+            Ok(Err(why)) => (
                 name.to_string(),
                 format!("FAIL: {}", clean_line(&why, 600)),
                 false,
             ),
+            Err(e) => (
+                name.to_string(),
+                format!(
+                    "FAIL: could not run it: {}",
+                    clean_line(&format!("{e:#}"), 600)
+                ),
+                false,
+            ),
         });
+    }
+    if out.is_empty() {
+        out.push((
+            "(none)".to_string(),
+            "not run: no preset CLI (claude, codex, gemini) on PATH".to_string(),
+            true,
+        ));
     }
     Ok(out)
 }

@@ -529,6 +529,8 @@ fn ledger_axis(input: &GateInput<'_>) -> Axis {
             let rule = crate::reading::active().token_match;
             for x in q {
                 let has = |s: &str| rule.finds(&seal_text, s);
+                // A value the seal must not hold is refused when either reading finds it.
+                let in_seal = |s: &str| contains_ci(seal, s) || has(s);
                 match x.kind {
                     Kind::Positive if !has(&x.token) => detail.push(format!(
                         "{}: positive token not in the seal; the carrier cannot carry it",
@@ -537,7 +539,7 @@ fn ledger_axis(input: &GateInput<'_>) -> Axis {
                     Kind::Conflict if !has(&x.token) => {
                         detail.push(format!("{}: planted conflict value not in the seal", x.qid))
                     }
-                    Kind::Negative if contains_ci(seal, &x.token) => detail.push(format!(
+                    Kind::Negative if in_seal(&x.token) => detail.push(format!(
                         "{}: negative token is in the seal; it is not a negative",
                         x.qid
                     )),
@@ -545,7 +547,7 @@ fn ledger_axis(input: &GateInput<'_>) -> Axis {
                 }
                 if x.kind == Kind::Conflict {
                     if let Some(g) = &x.general {
-                        if contains_ci(seal, g) {
+                        if in_seal(g) {
                             detail.push(format!(
                                 "{}: general value is in the seal; the conflict does not separate",
                                 x.qid

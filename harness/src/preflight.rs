@@ -338,7 +338,8 @@ pub fn standalone(name: &str) -> Result<std::result::Result<String, String>> {
     throwaway_repo(&repo_dir)?;
     let base = runners::resolve_base(&repo_dir, None, None)?;
     let corpus = runners::Corpus::load(&base)?;
-    let temp_root = TempRoot::create(&[&repo_dir])?;
+    let temp_root = RemovedOnDrop(Some(TempRoot::create(&[&repo_dir])?));
+    let temp_root = temp_root.0.as_ref().expect("just made");
     let plant = runners::Plant::new(runners::Plant::DEFAULT_DIR)?;
     let template = Template::build(&corpus, &plant, &temp_root.fresh_dir()?)?;
     let sandbox = SandboxPlan::new(
@@ -352,15 +353,25 @@ pub fn standalone(name: &str) -> Result<std::result::Result<String, String>> {
         agent: &agent,
         sandbox: &sandbox,
         template: &template,
-        temp_root: &temp_root,
+        temp_root,
         harness_exe: &std::env::current_exe()?,
         pass_env: &[],
         model: None,
         timeout: MAX_WAIT,
         user_home: std::env::var_os("HOME").map(PathBuf::from),
     });
-    let _ = temp_root.remove();
     Ok(verdict.map_err(|e| format!("{e:#}")))
+}
+
+/// A temp root removed however the function holding it ends (`?` included).
+struct RemovedOnDrop(Option<TempRoot>);
+
+impl Drop for RemovedOnDrop {
+    fn drop(&mut self) {
+        if let Some(t) = self.0.take() {
+            let _ = t.remove();
+        }
+    }
 }
 
 /// A repository with one committed file, for a checkout that holds nothing of the user's.

@@ -20,6 +20,11 @@ pub struct ArmUsage {
     pub output_tokens: Option<u64>,
     /// Sum of reported cost in USD, `None` when no dispatch reported one.
     pub cost_usd: Option<f64>,
+    /// Dispatches whose agent reported a cost (the sum covers these only).
+    pub cost_reported: usize,
+    /// Dispatches with failed attempts before their last (those attempts' usage is not in
+    /// the sums: each attempt starts a fresh record).
+    pub retried: usize,
     /// Sum of wall time in seconds (the harness's own measure).
     pub wall_secs: f64,
     /// Dispatches with at least one permission denial.
@@ -54,11 +59,15 @@ pub fn totals(out: &Path, plan: &[crate::journal::Dispatch]) -> Vec<(Arm, ArmUsa
         let (_, u, flagged) = &mut res[i];
         u.dispatches += 1;
         u.wall_secs += rec.duration_secs;
+        if !rec.retries.is_empty() {
+            u.retried += 1;
+        }
         if let Some(a) = &rec.activity {
             add_u(&mut u.input_tokens, a.input_tokens);
             add_u(&mut u.output_tokens, a.output_tokens);
             if let Some(c) = a.cost_usd {
                 u.cost_usd = Some(u.cost_usd.unwrap_or(0.0) + c);
+                u.cost_reported += 1;
             }
             if !a.permission_denials.is_empty() {
                 u.with_denials += 1;
@@ -84,13 +93,29 @@ fn show_u(v: Option<u64>) -> String {
         .unwrap_or_else(|| "UNMEASURED".into())
 }
 
-/// The agents' reported cost over the round (`$0.1234`), when any dispatch reported one.
+/// The agents' reported cost over the round (`$0.1234`), when any dispatch reported one; a
+/// sum over only some dispatches says so, and so do retried attempts left out of it.
 pub fn cost_text(out: &Path, plan: &[crate::journal::Dispatch]) -> Option<String> {
-    let costs: Vec<f64> = totals(out, plan)
-        .iter()
-        .filter_map(|(_, u, _)| u.cost_usd)
-        .collect();
-    (!costs.is_empty()).then(|| format!("${:.4}", costs.iter().sum::<f64>()))
+    let t = totals(out, plan);
+    let costs: Vec<f64> = t.iter().filter_map(|(_, u, _)| u.cost_usd).collect();
+    if costs.is_empty() {
+        return None;
+    }
+    let reported: usize = t.iter().map(|(_, u, _)| u.cost_reported).sum();
+    let retried: usize = t.iter().map(|(_, u, _)| u.retried).sum();
+    let mut s = format!("${:.4}", costs.iter().sum::<f64>());
+    if reported < plan.len() {
+        s.push_str(&format!(
+            " (reported by {reported} of {} dispatches)",
+            plan.len()
+        ));
+    }
+    if retried > 0 {
+        s.push_str(&format!(
+            " (failed attempts of {retried} retried dispatch(es) not included)"
+        ));
+    }
+    Some(s)
 }
 
 /// Prints (when `print`) the per-arm lines and flagged rows, and writes `usage.json`.

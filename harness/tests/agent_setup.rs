@@ -171,4 +171,13 @@ fn doctor_preflight_calls_each_cli_found_and_says_whether_a_round_would_start() 
         line.contains("FAIL: ") && line.contains("not logged in"),
         "{line}"
     );
+    // No CLI at all: said, never an empty pass.
+    let empty = root.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = doctor_preflight(&empty);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("not run: no preset CLI (claude, codex, gemini) on PATH"),
+        "{out}"
+    );
 }

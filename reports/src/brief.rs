@@ -97,7 +97,7 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
         facts.failed,
         match facts.retried {
             Some(n) => format!("{n} retried"),
-            None => "retries not recorded".into(),
+            None => "retries unknown (not every dispatch record could be read)".into(),
         },
         facts
             .cost

@@ -291,11 +291,12 @@ impl Show {
 }
 
 /// Dispatches whose record lists at least one infrastructure retry (main's `--retries` records
-/// them per dispatch); `None` when no record could be read (then the count is unknown, not 0).
+/// them per dispatch); `None` unless every record could be read (a count over some records
+/// could say 0 while an unread one retried).
 fn retried_dispatches(out: &Path, plan: &[journal::Dispatch]) -> Option<usize> {
     let stems: Vec<String> = plan.iter().map(|d| d.stem()).collect();
     let records = record::dispatch_records(out, stems.iter().map(String::as_str));
-    (!records.is_empty()).then(|| records.iter().filter(|r| !r.retries.is_empty()).count())
+    (records.len() == plan.len()).then(|| records.iter().filter(|r| !r.retries.is_empty()).count())
 }
 
 /// Scores a finished round, writes its reports and, last, `ROUND_DONE`. Returns the exit.
