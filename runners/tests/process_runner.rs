@@ -331,7 +331,13 @@ fn many_fast_agents_in_parallel_never_fail_spuriously() {
 #[test]
 fn stray_holding_the_pipes_is_found_killed_and_named() {
     let (_root, s) = spec(
-        sh("setsid sleep 3172 & echo \"grandchild: $!\"; echo answer"),
+        // The agent exits only once its child has left the group (it is `sleep` only after
+        // setsid(2)): before that, the group kill at the agent's exit would take it, and there
+        // would be no stray to find (CI saw that race).
+        sh("setsid sleep 3172 & gc=$!; n=0; \
+            while [ \"$(cat /proc/$gc/comm 2>/dev/null)\" != sleep ] && [ $n -lt 500 ]; do \
+            sleep 0.01; n=$((n + 1)); done; \
+            echo \"grandchild: $gc\"; echo answer"),
         Duration::from_secs(60),
     );
     let t0 = Instant::now();
