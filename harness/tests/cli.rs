@@ -268,11 +268,15 @@ fn report_on_a_missing_folder_says_it_does_not_exist() {
     }
 }
 
-/// One vocabulary (issue 13 item 7): `-o/--out` names what a command writes (old spellings kept
-/// as hidden aliases), manifests come by `--manifest` (positional still works), and every
-/// command that reports speaks `--format json`.
-#[test]
-fn flags_agree_across_commands_and_every_report_speaks_json() {
+/// A temp folder with a committed repository, a one-question qset and a seal that carries its
+/// token: (folder, repo, qset, seal, token).
+fn one_question() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+) {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     std::fs::create_dir_all(&repo).unwrap();
@@ -282,6 +286,15 @@ fn flags_agree_across_commands_and_every_report_speaks_json() {
     write_qset(&qset, &[["q1", "positive", "What is the codename?", &pos]]);
     let seal = dir.path().join("handoff.md");
     std::fs::write(&seal, format!("The codename is {pos}.\n")).unwrap();
+    (dir, repo, qset, seal, pos)
+}
+
+/// One vocabulary (issue 13 item 7): `-o/--out` names what a command writes (old spellings kept
+/// as hidden aliases), manifests come by `--manifest` (positional still works), and every
+/// command that reports speaks `--format json`.
+#[test]
+fn flags_agree_across_commands_and_every_report_speaks_json() {
+    let (dir, repo, qset, seal, pos) = one_question();
     let seal_cmd = |flag: &str, m: &std::path::Path| {
         harness()
             .args(["seal", "--qset"])
@@ -390,15 +403,7 @@ fn flags_agree_across_commands_and_every_report_speaks_json() {
 /// (issue 13 item 2), refused before anything is gated or written.
 #[test]
 fn run_without_agent_outside_the_demo_is_exit_2_naming_agent() {
-    let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    make_repo(&repo, &[("README.md", b"A small project.\n")]);
-    let pos = tok("pos");
-    let qset = dir.path().join("q.tsv");
-    write_qset(&qset, &[["q1", "positive", "What is the codename?", &pos]]);
-    let seal = dir.path().join("handoff.md");
-    std::fs::write(&seal, format!("The codename is {pos}.\n")).unwrap();
+    let (dir, repo, qset, seal, _) = one_question();
     let out = dir.path().join("r1");
     // `plan` takes run's flags and writes the journal: the same rule holds there.
     for cmd in ["run", "plan"] {

@@ -75,6 +75,21 @@ fn seal(f: &Fixture, m: &std::path::Path) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// `harness verify MANIFEST --repo <fixture repo>` plus `extra`.
+fn verify_manifest(
+    f: &Fixture,
+    m: impl AsRef<std::path::Path>,
+    extra: &[&str],
+) -> assert_cmd::assert::Assert {
+    harness()
+        .arg("verify")
+        .arg(m.as_ref())
+        .arg("--repo")
+        .arg(&f.repo)
+        .args(extra)
+        .assert()
+}
+
 fn no_token_printed(a: &assert_cmd::assert::Assert, f: &Fixture) {
     let out = a.get_output();
     for t in [&f.pos, &f.neg] {
@@ -374,13 +389,7 @@ fn manifest_round_trip_and_mismatches() {
     let f = fixture(&[]);
     let m = f.work.join("manifest.json");
     seal(&f, &m).code(0);
-    harness()
-        .arg("verify")
-        .arg(&m)
-        .arg("--repo")
-        .arg(&f.repo)
-        .assert()
-        .code(0);
+    verify_manifest(&f, &m, &[]).code(0);
     // An existing manifest is not overwritten without --force.
     seal(&f, &m).code(2);
     // Same content at another path: still a match (content, not path).
@@ -400,13 +409,7 @@ fn manifest_round_trip_and_mismatches() {
     let last = b.len() - 2;
     b[last] ^= 1;
     std::fs::write(&f.qset, b).unwrap();
-    harness()
-        .arg("verify")
-        .arg(&m)
-        .arg("--repo")
-        .arg(&f.repo)
-        .assert()
-        .code(10);
+    verify_manifest(&f, &m, &[]).code(10);
     // Missing manifest: 10.
     harness()
         .arg("verify")
@@ -442,14 +445,7 @@ fn the_manifest_records_the_token_rule_and_verify_names_it_when_it_differs() {
         .code(0);
     assert_eq!(field(&exact), "exact");
     let verify = |m: &std::path::Path, extra: &[&str], code: i32| {
-        let a = harness()
-            .arg("verify")
-            .arg(m)
-            .arg("--repo")
-            .arg(&f.repo)
-            .args(extra)
-            .assert()
-            .code(code);
+        let a = verify_manifest(&f, m, extra).code(code);
         String::from_utf8_lossy(&a.get_output().stdout).to_string()
     };
     let text = verify(&exact, &[], 10);
@@ -472,13 +468,7 @@ fn the_manifest_records_the_token_rule_and_verify_names_it_when_it_differs() {
     v["scorer"].as_object_mut().unwrap().remove("token_match");
     let edited = f.work.join("edited.json");
     std::fs::write(&edited, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
-    let a = harness()
-        .arg("verify")
-        .arg(&edited)
-        .arg("--repo")
-        .arg(&f.repo)
-        .assert()
-        .code(10);
+    let a = verify_manifest(&f, &edited, &[]).code(10);
     let stderr = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(stderr.contains("field `scorer` was edited"), "{stderr}");
 }
@@ -525,13 +515,7 @@ fn an_edited_manifest_field_is_exit_10_naming_the_field() {
         let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
         edit(&mut v);
         std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
-        let a = harness()
-            .arg("verify")
-            .arg(&m)
-            .arg("--repo")
-            .arg(&f.repo)
-            .assert()
-            .code(10);
+        let a = verify_manifest(&f, &m, &[]).code(10);
         let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
         assert!(err.contains(field), "verify does not name {field}: {err}");
     }
@@ -558,22 +542,10 @@ fn an_edited_manifest_field_is_exit_10_naming_the_field() {
     let mut v: serde_json::Value = serde_json::from_str(&sealed).unwrap();
     v["integrity"]["fields"]["harness_version"] = "0".repeat(64).into();
     std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
-    harness()
-        .arg("verify")
-        .arg(&m)
-        .arg("--repo")
-        .arg(&f.repo)
-        .assert()
-        .code(10);
+    verify_manifest(&f, &m, &[]).code(10);
     // Unedited: still verifies.
     std::fs::write(&m, &sealed).unwrap();
-    harness()
-        .arg("verify")
-        .arg(&m)
-        .arg("--repo")
-        .arg(&f.repo)
-        .assert()
-        .code(0);
+    verify_manifest(&f, &m, &[]).code(0);
 }
 
 /// A contamination hit names `path:line`, and says when the token only occurs inside a longer
