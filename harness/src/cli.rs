@@ -66,7 +66,7 @@ pub enum Command {
     Verify(VerifyArgs),
     /// The start gate alone, for authors writing a qset.
     Gate(GateArgs),
-    /// Classify one answer file; for debugging a verdict.
+    /// Classify answers: one file, many files to one question, or a JSONL batch.
     Score(ScoreArgs),
     /// Render an existing round.
     Report(ReportArgs),
@@ -477,21 +477,46 @@ pub enum KindArg {
 
 /// `harness score`.
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  harness score --kind negative --token K1 answer.txt        one answer: its class
+  harness score --kind positive --token K1 a.txt b.txt c.txt  many answers to one question:
+                                                              <file><TAB><class> per line
+  harness score --batch answers.jsonl --format json           one JSON object per line:
+      {\"id\": \"q1-ctrl\", \"kind\": \"negative\", \"token\": \"K1\", \"answer\": \"I don't know.\"}
+      (id and general optional); prints <id or line><TAB><class> per row, in order
+
+Many answers in one process compile the lexicon once (each process pays that again).")]
 pub struct ScoreArgs {
     /// The question kind.
-    #[arg(long, value_enum)]
-    pub kind: KindArg,
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub kind: Option<KindArg>,
     /// The token (fixed string, never a regex).
-    #[arg(long, allow_hyphen_values = true)]
-    pub token: String,
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub token: Option<String>,
     /// The true value of a conflict item.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "batch")]
     pub general: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ScoreFormat,
-    /// The answer file; `-` reads stdin.
-    pub file: PathBuf,
+    /// The answer files (all answering the one question `--kind`/`--token` name); `-` reads
+    /// stdin.
+    #[arg(required_unless_present = "batch", conflicts_with = "batch")]
+    pub file: Vec<PathBuf>,
+    /// A JSONL file of answers, each with its own question (`-` reads stdin); see below.
+    #[arg(long, value_name = "FILE")]
+    pub batch: Option<PathBuf>,
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,

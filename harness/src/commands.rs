@@ -8,54 +8,132 @@ use crate::round::plan::{load_qset, resolve_base};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use scorer::Kind;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// `harness score`: one answer file, one line (or JSON).
-pub fn score(
-    kind: Kind,
-    token: &str,
-    general: Option<&str>,
-    file: &Path,
-    json: bool,
-) -> Result<Exit> {
-    let bytes = if file == Path::new("-") {
+/// What `harness score` reads: answer files that all answer one question, or a JSONL batch in
+/// which each answer carries its own question.
+pub enum ScoreInput<'a> {
+    /// `--kind`, `--token`, `--general` and the files.
+    Files {
+        /// The question kind.
+        kind: Kind,
+        /// The token.
+        token: &'a str,
+        /// The true value of a conflict item.
+        general: Option<&'a str>,
+        /// The answer files (`-` is stdin).
+        files: &'a [PathBuf],
+    },
+    /// `--batch FILE` (`-` is stdin).
+    Batch(&'a Path),
+}
+
+/// Classifies answers and prints one verdict per answer, in input order. One answer file prints
+/// the bare class (or one JSON object); several print `<file>\t<class>`; a batch prints
+/// `<id or line>\t<class>`. Untrusted names are cleaned so they cannot add lines or columns.
+pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
+    let reading = crate::reading::active();
+    let judge = |bytes: &[u8], kind: Kind, token: &str, general: Option<&str>| {
+        scorer::evaluate_as(
+            &reading.lexicon,
+            reading.token_match,
+            bytes,
+            kind,
+            token,
+            general,
+        )
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match input {
+        ScoreInput::Files {
+            kind,
+            token,
+            general,
+            files,
+        } => {
+            if token.is_empty() {
+                return Err(Fail::new(Exit::Usage, "--token must not be empty").into());
+            }
+            let one = files.len() == 1;
+            for file in files {
+                let ev = judge(
+                    &read_answer_input(file, "answer file")?,
+                    kind,
+                    token,
+                    general,
+                );
+                let name = clean_line(&file.display().to_string(), 200);
+                let line = match (json, one) {
+                    (true, true) => evidence_json(&ev, None).to_string(),
+                    (true, false) => evidence_json(&ev, Some(("file", name.into()))).to_string(),
+                    (false, true) => ev.verdict.to_string(),
+                    (false, false) => format!("{name}\t{}", ev.verdict),
+                };
+                writeln!(out, "{line}")?;
+            }
+        }
+        ScoreInput::Batch(path) => {
+            let bytes = read_answer_input(path, "batch file")?;
+            let name = path.display().to_string();
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                Fail::new(Exit::Usage, format!("batch file {name}: not UTF-8 ({e})"))
+            })?;
+            let rows = scorer::batch::parse(&name, text)
+                .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+            for n in &rows {
+                let r = &n.row;
+                let ev = judge(r.answer.as_bytes(), r.kind, &r.token, r.general.as_deref());
+                let label = r.id.as_deref().map(|id| clean_line(id, 200));
+                let line = if json {
+                    let mut v = evidence_json(&ev, Some(("line", n.line.into())));
+                    if let Some(id) = &label {
+                        v["id"] = id.as_str().into();
+                    }
+                    v.to_string()
+                } else {
+                    let label = label.unwrap_or_else(|| n.line.to_string());
+                    format!("{label}\t{}", ev.verdict)
+                };
+                writeln!(out, "{line}")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Ok)
+}
+
+/// A file's bytes, or stdin's for `-`; an unreadable file is a usage error naming it.
+fn read_answer_input(file: &Path, what: &str) -> Result<Vec<u8>> {
+    if file == Path::new("-") {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)
-            .context("reading the answer from stdin")?;
-        b
-    } else {
-        std::fs::read(file)
-            .map_err(|e| Fail::new(Exit::Usage, format!("answer file {}: {e}", file.display())))?
-    };
-    if token.is_empty() {
-        return Err(Fail::new(Exit::Usage, "--token must not be empty").into());
+            .with_context(|| format!("reading the {what} from stdin"))?;
+        return Ok(b);
     }
-    let reading = crate::reading::active();
-    let ev = scorer::evaluate_as(
-        &reading.lexicon,
-        reading.token_match,
-        &bytes,
-        kind,
-        token,
-        general,
-    );
-    if json {
-        let v = serde_json::json!({
-            "class": ev.verdict.class.as_str(),
-            "verdict": ev.verdict.to_string(),
-            "typed": ev.verdict.typed,
-            "has_tok": ev.has_tok,
-            "has_ref": ev.has_ref,
-            "refusal_match": ev.refusal_match,
-            "clarify": ev.clarify,
-        });
-        println!("{}", serde_json::to_string(&v)?);
-    } else {
-        println!("{}", ev.verdict);
+    std::fs::read(file)
+        .map_err(|e| Fail::new(Exit::Usage, format!("{what} {}: {e}", file.display())).into())
+}
+
+/// The evidence behind one verdict as JSON, with one extra field naming the answer.
+fn evidence_json(
+    ev: &scorer::Evidence,
+    extra: Option<(&str, serde_json::Value)>,
+) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "class": ev.verdict.class.as_str(),
+        "verdict": ev.verdict.to_string(),
+        "typed": ev.verdict.typed,
+        "has_tok": ev.has_tok,
+        "has_ref": ev.has_ref,
+        "refusal_match": ev.refusal_match,
+        "clarify": ev.clarify,
+    });
+    if let Some((k, x)) = extra {
+        v[k] = x;
     }
-    Ok(Exit::Ok)
+    v
 }
 
 /// Inputs shared by `gate` and `seal`.

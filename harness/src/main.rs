@@ -244,13 +244,19 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             },
             a.format == FormatArg::Json,
         ),
-        Command::Score(a) => commands::score(
-            kind(a.kind),
-            &a.token,
-            a.general.as_deref(),
-            &a.file,
-            a.format == ScoreFormat::Json,
-        ),
+        Command::Score(a) => {
+            let input = match (&a.batch, a.kind, &a.token) {
+                (Some(b), _, _) => commands::ScoreInput::Batch(b),
+                (None, Some(k), Some(t)) => commands::ScoreInput::Files {
+                    kind: kind(k),
+                    token: t,
+                    general: a.general.as_deref(),
+                    files: &a.file,
+                },
+                _ => unreachable!("clap requires --kind and --token without --batch"),
+            };
+            commands::score(input, a.format == ScoreFormat::Json)
+        }
         Command::Report(a) => harness::rescore::report(
             &a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             match a.format {

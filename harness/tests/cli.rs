@@ -117,6 +117,163 @@ fn empty_answer_is_void() {
         .stdout("VOID\n");
 }
 
+/// The verdict one `harness score` process gives one answer (the reference the batch forms
+/// must agree with).
+fn score_one(kind: &str, token: &str, general: Option<&str>, answer: &str) -> String {
+    let mut cmd = harness();
+    cmd.args(["score", "--kind", kind, "--token", token]);
+    if let Some(g) = general {
+        cmd.args(["--general", g]);
+    }
+    let out = cmd.arg("-").write_stdin(answer).assert().success();
+    String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .trim_end()
+        .to_string()
+}
+
+#[test]
+fn score_many_files_gives_each_file_its_own_verdict_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tok("m");
+    let answers = [
+        ("arm_en.txt", format!("The codename is {t}.")),
+        ("ctrl_en.txt", "I don't know.".to_string()),
+        (
+            "ctrl_ko.txt",
+            "인계 문서에 해당 정보가 없어 알 수 없습니다.".to_string(),
+        ),
+        ("arm_ko.txt", format!("코드명은 {t}입니다.")),
+    ];
+    let mut files = Vec::new();
+    for (name, text) in &answers {
+        let f = dir.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        files.push(f);
+    }
+    let out = harness()
+        .args(["score", "--kind", "positive", "--token", &t])
+        .args(&files)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), answers.len(), "{text}");
+    for ((name, answer), line) in answers.iter().zip(&lines) {
+        let (file, verdict) = line.split_once('\t').expect("file<TAB>verdict");
+        assert!(file.ends_with(name), "{line}");
+        assert_eq!(verdict, score_one("positive", &t, None, answer), "{name}");
+    }
+    assert_eq!(lines[0].split('\t').nth(1), Some("PASS"));
+    assert_ne!(lines[1].split('\t').nth(1), Some("PASS"));
+}
+
+#[test]
+fn score_batch_agrees_with_one_process_per_answer() {
+    // Rows of the shipped corpus across languages and kinds, plus an id that tries to add a
+    // line and a column of its own.
+    let corpus = std::fs::read_to_string(workspace_root().join("scorer/corpus/dev.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = corpus
+        .lines()
+        .step_by(13)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(rows.len() >= 20, "{}", rows.len());
+    let mut batch = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        let general = r["general"].as_str().filter(|g| !g.is_empty());
+        let mut row = serde_json::json!({
+            "kind": r["kind"], "token": r["token"], "answer": r["answer"],
+        });
+        if let Some(g) = general {
+            row["general"] = g.into();
+        }
+        if i % 2 == 0 {
+            row["id"] = format!("r{i}\tFAKE\nPASS").into();
+        }
+        batch.push_str(&row.to_string());
+        batch.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("answers.jsonl");
+    std::fs::write(&f, &batch).unwrap();
+    let out = harness()
+        .args(["score", "--batch"])
+        .arg(&f)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), rows.len(), "{text}");
+    let json = harness()
+        .args(["score", "--format", "json", "--batch", "-"])
+        .write_stdin(batch.as_str())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: Vec<serde_json::Value> = String::from_utf8(json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (i, (r, line)) in rows.iter().zip(&lines).enumerate() {
+        let general = r["general"].as_str().filter(|g| !g.is_empty());
+        let want = score_one(
+            r["kind"].as_str().unwrap(),
+            r["token"].as_str().unwrap(),
+            general,
+            r["answer"].as_str().unwrap(),
+        );
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells.len(), 2, "{line}");
+        let label = if i % 2 == 0 {
+            format!("r{i} FAKE⏎PASS")
+        } else {
+            (i + 1).to_string()
+        };
+        assert_eq!(cells[0], label, "{line}");
+        assert_eq!(cells[1], want, "row {i}: {}", r["id"]);
+        assert_eq!(json[i]["verdict"], want.as_str());
+        assert_eq!(json[i]["line"], i + 1);
+    }
+}
+
+#[test]
+fn score_batch_refuses_a_bad_row_naming_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("b.jsonl");
+    std::fs::write(
+        &f,
+        "{\"kind\":\"negative\",\"token\":\"N1\",\"answer\":\"I don't know.\"}\n\n\
+         {\"kind\":\"positive\",\"token\":\"K1\",\"anwser\":\"K1\"}\n",
+    )
+    .unwrap();
+    harness()
+        .args(["score", "--batch"])
+        .arg(&f)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("b.jsonl:3: not a batch row")
+                .and(predicate::str::contains("anwser")),
+        );
+    harness()
+        .args(["score", "--batch"])
+        .arg(&f)
+        .args(["--kind", "positive"])
+        .assert()
+        .code(2);
+}
+
 #[test]
 fn self_test_passes_in_this_repository() {
     let out = harness()

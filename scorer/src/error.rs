@@ -93,6 +93,13 @@ pub enum Error {
         line: usize,
         message: String,
     },
+    /// A `harness score --batch` line is not an answer to score.
+    #[error("{file}:{line}: not a batch row: {message}")]
+    Batch {
+        file: String,
+        line: usize,
+        message: String,
+    },
     /// A `--lexicon` file is unusable: bad TOML, a pattern that does not compile, or a pattern
     /// that does not match its own observed example.
     #[error("{file}:{line}: {message}")]
@@ -132,6 +139,7 @@ impl Error {
             | Error::GeneralOnNonConflict { line, .. }
             | Error::Read { line, .. }
             | Error::Corpus { line, .. }
+            | Error::Batch { line, .. }
             | Error::Extension { line, .. } => Some(*line),
             Error::Unmeasured { .. } | Error::Pattern { .. } => None,
         }

@@ -3,6 +3,7 @@
 //!
 //! Nothing here touches the filesystem: callers hand in bytes and get typed values back.
 
+pub mod batch;
 pub mod classify;
 pub mod corpus;
 pub mod error;
