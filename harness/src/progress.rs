@@ -14,6 +14,8 @@ pub enum Outcome {
     Answered,
     /// It failed (no answer).
     Failed,
+    /// Ctrl-C stopped it: not the agent's failure, so not counted as one.
+    Cancelled,
 }
 
 /// A progress line that may be hidden.
@@ -21,6 +23,7 @@ pub struct Progress {
     bar: ProgressBar,
     answered: AtomicUsize,
     failed: AtomicUsize,
+    cancelled: AtomicUsize,
     retried: AtomicUsize,
 }
 
@@ -45,6 +48,7 @@ impl Progress {
             bar,
             answered: AtomicUsize::new(0),
             failed: AtomicUsize::new(0),
+            cancelled: AtomicUsize::new(0),
             retried: AtomicUsize::new(0),
         };
         p.set_phase("dispatch");
@@ -62,6 +66,7 @@ impl Progress {
         match outcome {
             Outcome::Answered => self.answered.fetch_add(1, Ordering::SeqCst),
             Outcome::Failed => self.failed.fetch_add(1, Ordering::SeqCst),
+            Outcome::Cancelled => self.cancelled.fetch_add(1, Ordering::SeqCst),
         };
         self.redraw_counts();
         self.bar.inc(1);
@@ -73,12 +78,18 @@ impl Progress {
         self.redraw_counts();
     }
 
-    /// The running counts, as the line shows them.
+    /// The running counts, as the line shows them (cancelled only once there are any).
     pub fn counts_text(&self) -> String {
+        let cancelled = self.cancelled.load(Ordering::SeqCst);
         format!(
-            "answered {} · failed {} · retried {}",
+            "answered {} · failed {}{} · retried {}",
             self.answered.load(Ordering::SeqCst),
             self.failed.load(Ordering::SeqCst),
+            if cancelled > 0 {
+                format!(" · cancelled {cancelled}")
+            } else {
+                String::new()
+            },
             self.retried.load(Ordering::SeqCst)
         )
     }
@@ -106,5 +117,10 @@ mod tests {
         p.record(Outcome::Failed);
         p.record(Outcome::Answered);
         assert_eq!(p.counts_text(), "answered 2 · failed 1 · retried 1");
+        p.record(Outcome::Cancelled);
+        assert_eq!(
+            p.counts_text(),
+            "answered 2 · failed 1 · cancelled 1 · retried 1"
+        );
     }
 }

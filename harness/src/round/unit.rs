@@ -365,12 +365,41 @@ fn judge_outcome(outcome: &RunOutcome) -> Result<()> {
     Ok(())
 }
 
-/// `: <stderr>` (cleaned, capped), or nothing when the agent said nothing on stderr.
+/// `: <stderr>` (cleaned, its last 300 characters: a CLI's log lines come first and its
+/// reason for stopping last), or nothing when the agent said nothing on stderr.
 fn stderr_tail(outcome: &RunOutcome) -> String {
-    let stderr = clean_line(&String::from_utf8_lossy(&outcome.stderr), 300);
-    if stderr.is_empty() {
-        String::new()
-    } else {
-        format!(": {stderr}")
+    tail_of(&outcome.stderr)
+}
+
+fn tail_of(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let text = text.trim_end();
+    let start = text.char_indices().rev().nth(299).map_or(0, |(i, _)| i);
+    let stderr = clean_line(&text[start..], 300);
+    match (stderr.is_empty(), start) {
+        (true, _) => String::new(),
+        (false, 0) => format!(": {stderr}"),
+        (false, _) => format!(": …{stderr}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tail_of;
+
+    #[test]
+    fn the_stderr_tail_keeps_the_last_words_not_the_log_before_them() {
+        assert_eq!(tail_of(b""), "");
+        assert_eq!(tail_of(b"  \n"), "");
+        assert_eq!(tail_of(b"no key\n"), ": no key");
+        let mut long = "INFO codex_otel: event\n".repeat(40);
+        long.push_str("error: 401 Unauthorized\n");
+        let t = tail_of(long.as_bytes());
+        assert!(t.starts_with(": …"), "{t}");
+        assert!(t.ends_with("error: 401 Unauthorized"), "{t}");
+        assert!(t.chars().count() <= 304, "{}", t.chars().count());
+        // Multi-byte text is cut on a character boundary.
+        let ko = "오류".repeat(400);
+        assert!(tail_of(ko.as_bytes()).ends_with("오류"));
     }
 }

@@ -76,13 +76,11 @@ pub fn run_local(
                 if rec.as_ref().is_some_and(|r| !r.retries.is_empty()) {
                     progress.retried();
                 }
-                progress.record(
-                    if rec.is_some_and(|r| r.status == DispatchStatus::Answered) {
-                        Outcome::Answered
-                    } else {
-                        Outcome::Failed
-                    },
-                );
+                progress.record(match rec.map(|r| r.status) {
+                    Some(DispatchStatus::Answered) => Outcome::Answered,
+                    Some(DispatchStatus::Cancelled) => Outcome::Cancelled,
+                    _ => Outcome::Failed,
+                });
             });
         }
     });
