@@ -19,6 +19,11 @@
 # Prints one table row per size (medians, ms) with the ratios, and with more than one size
 # the growth of the per-dispatch overhead from the smallest tree to the largest.
 #
+# With HARNESS_BEFORE=<path to an older harness binary> each round also runs that binary under
+# --sandbox none (column `before`), interleaved with the others: the copy fallback against the
+# binary it replaced (issue 14: "no slower than today"), e.g. a release build of 12bcdbb, the
+# commit before overlay checkouts.
+#
 # Usage: benches/checkout_overlay.sh [FILES=20000] [BYTES_PER_FILE=12000] [ROUNDS=3] [K=4]
 #   FILES may be a comma-separated list (e.g. 1000,20000,100000); K dispatches per harness
 #   round (rounded down to even: questions x 2 arms x 1 rep), K copies per peer block.
@@ -59,17 +64,17 @@ make_inputs() { # $1 = questions, $2 = folder
 now() { date +%s.%N; }
 ms() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f\n", (e - s) * 1000 }'; }
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit } printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "nan" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 
 # One harness round under sandbox $1; appends its per-dispatch intervals (ms) to $2; the
-# round's checkout method to $3.
+# round's checkout method to $3; with $4, runs that harness binary instead of this tree's.
 run_round() {
-  local mode=$1 dir out rc
+  local mode=$1 dir out rc bin=${4:-$HARNESS}
   dir=$(mktemp -d "$WORK/in.XXXX")
   out=$WORK/results/$(basename "$dir")
   make_inputs "$Q" "$dir"
   set +e
-  HOME=$WORK "$HARNESS" run --qset "$dir/questions.tsv" --seal "$dir/handoff.md" --repo "$REPO" \
+  HOME=$WORK "$bin" run --qset "$dir/questions.tsv" --seal "$dir/handoff.md" --repo "$REPO" \
     --agent 'command:true {prompt}' --reps 1 --jobs 1 --sandbox "$mode" --no-preflight --quiet \
     --out "$out" >/dev/null 2>"$dir/err"
   rc=$?
@@ -125,31 +130,34 @@ for FILES in ${SIZES//,/ }; do
 
   S=$WORK/s$FILES
   mkdir -p "$S"
-  for m in auto none $PEERS; do : > "$S/$m.ms"; done
+  for m in auto none before $PEERS; do : > "$S/$m.ms"; done
   : > "$S/methods"
   for r in $(seq 1 "$R"); do
     echo "[$n files] round $r/$R: harness auto, harness none, then $K of each peer ..." >&2
     run_round auto "$S/auto.ms" "$S/methods"
     run_round none "$S/none.ms" "$S/methods"
+    if [ -n "${HARNESS_BEFORE:-}" ]; then
+      run_round none "$S/before.ms" /dev/null "$HARNESS_BEFORE"
+    fi
     for p in $PEERS; do peer_block "$p" "$S/$p.ms"; done
   done
-  for m in auto none $PEERS; do eval "med_$m=$(median "$S/$m.ms")"; done
+  for m in auto none before $PEERS; do eval "med_$m=$(median "$S/$m.ms")"; done
   # shellcheck disable=SC2154
-  printf '%s %s %s %s %s %s %s %s %s %s %s %s\n' "$n" "$mb" "$t_ours" "$t_arch" \
-    "$med_auto" "$med_none" "$med_cp_r" "$med_clone" "$med_archive_tar" "$med_worktree" \
+  printf '%s %s %s %s %s %s %s %s %s %s %s %s %s\n' "$n" "$mb" "$t_ours" "$t_arch" \
+    "$med_auto" "$med_none" "$med_before" "$med_cp_r" "$med_clone" "$med_archive_tar" "$med_worktree" \
     "$(sort -u "$S/methods" | tr '\n' '/' | sed 's#/$##')" "$(wc -l < "$S/auto.ms")" >> "$ROWS"
   rm -rf "$REPO" "$PLAIN"
 done
 
 printf '\nbytes_per_file=%d rounds=%d dispatches_per_round=%d (medians, ms; n = intervals per harness mode)\n' "$PER" "$R" "$K"
-printf '%8s %6s | %9s %9s %6s | %9s %9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %s\n' \
-  files MB template archive ratio auto none cp_r clone arch_tar worktree \
-  auto/cp auto/cln auto/arc none/cp none/cln "checkout (n)"
-while read -r n mb to ta au no cp cl ar wt meth cnt; do
-  printf '%8s %6s | %9s %9s %6s | %9s %9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %s (%s)\n' \
-    "$n" "$mb" "$to" "$ta" "$(ratio "$to" "$ta")" "$au" "$no" "$cp" "$cl" "$ar" "$wt" \
+printf '%8s %6s | %9s %9s %6s | %9s %9s %9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s %7s | %s\n' \
+  files MB template archive ratio auto none before cp_r clone arch_tar worktree \
+  auto/cp auto/cln auto/arc none/cp none/cln none/bef "checkout (n)"
+while read -r n mb to ta au no be cp cl ar wt meth cnt; do
+  printf '%8s %6s | %9s %9s %6s | %9s %9s %9s %9s %9s %9s %9s | %7s %7s %7s %7s %7s %7s | %s (%s)\n' \
+    "$n" "$mb" "$to" "$ta" "$(ratio "$to" "$ta")" "$au" "$no" "$be" "$cp" "$cl" "$ar" "$wt" \
     "$(ratio "$au" "$cp")" "$(ratio "$au" "$cl")" "$(ratio "$au" "$ar")" \
-    "$(ratio "$no" "$cp")" "$(ratio "$no" "$cl")" "$meth" "$cnt"
+    "$(ratio "$no" "$cp")" "$(ratio "$no" "$cl")" "$(ratio "$no" "$be")" "$meth" "$cnt"
 done < "$ROWS"
 if [ "$(wc -l < "$ROWS")" -gt 1 ]; then
   first=$(head -n 1 "$ROWS") last=$(tail -n 1 "$ROWS")
