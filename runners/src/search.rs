@@ -27,9 +27,17 @@ use crate::error::{Error, Result};
 pub struct NeedleSet {
     raw: AhoCorasick,
     folded: AhoCorasick,
+    /// The characters whose lowercase holds an ASCII letter ([`LOWERCASE_TO_ASCII`]).
+    to_ascii: AhoCorasick,
     any_non_ascii: bool,
     len: usize,
 }
+
+/// The only non-ASCII characters whose lowercase holds ASCII: `İ` (to `i̇`) and the Kelvin
+/// sign (to `k`). In text without them, an ASCII needle found in the folded copy is found in the
+/// raw bytes too (every ASCII run of the copy is an ASCII run of the text, lowercased), so the
+/// folded pass is skipped; a test checks the list against every `char`.
+const LOWERCASE_TO_ASCII: [char; 2] = ['\u{130}', '\u{212A}'];
 
 impl fmt::Debug for NeedleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -63,6 +71,12 @@ impl NeedleSet {
         Ok(NeedleSet {
             raw: build(needles.iter().map(|n| n.as_ref().to_string()).collect())?,
             folded: build(needles.iter().map(|n| fold(n.as_ref())).collect())?,
+            to_ascii: AhoCorasick::new(LOWERCASE_TO_ASCII.map(String::from)).map_err(|e| {
+                Error::Automaton {
+                    count: needles.len(),
+                    reason: e.to_string(),
+                }
+            })?,
             any_non_ascii: needles.iter().any(|n| !n.as_ref().is_ascii()),
             len: needles.len(),
         })
@@ -105,7 +119,7 @@ impl NeedleSet {
                 if self.any_non_ascii {
                     scan(&self.folded, hay, &mut left);
                 }
-            } else {
+            } else if self.any_non_ascii || self.to_ascii.is_match(hay) {
                 let folded = fold(&String::from_utf8_lossy(hay));
                 scan(&self.folded, folded.as_bytes(), &mut left);
             }
@@ -195,4 +209,29 @@ pub fn search_needles(corpus: &Corpus, needles: &NeedleSet) -> Result<SearchRepo
             .map(|e| e.path.clone())
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_listed_characters_lowercase_to_ascii() {
+        let found: Vec<char> = (0..=char::MAX as u32)
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_ascii() && c.to_lowercase().any(|l| l.is_ascii()))
+            .collect();
+        assert_eq!(found, LOWERCASE_TO_ASCII);
+    }
+
+    #[test]
+    fn ascii_needles_are_found_through_the_characters_that_lowercase_to_ascii() {
+        let set = NeedleSet::new(&["kx9", "abi", "plain7"]).unwrap();
+        // The Kelvin sign and a dotted capital I, in otherwise non-ASCII text.
+        assert_eq!(set.find_in("값: \u{212A}X9".as_bytes()), vec![0]);
+        assert_eq!(set.find_in("이름 ABİ 끝".as_bytes()), vec![1]);
+        // Plain ASCII inside non-ASCII text: the raw pass alone finds it.
+        assert_eq!(set.find_in("설정 PLAIN7 값".as_bytes()), vec![2]);
+        assert!(set.find_in("설정 값 KX 9".as_bytes()).is_empty());
+    }
 }
