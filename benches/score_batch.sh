@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `harness score` over many answers (issue 14), side by side in one run: a process per answer
 # (what a shell loop pays: the lexicon compiled every time), one process for all the files of one
-# question, and one `--batch` JSONL of the same answers. Answers are rows of the shipped corpus
-# (scorer/corpus/dev.jsonl), so the mix of languages, kinds and lengths is the real one.
+# question, and one `--batch` JSONL of the same answers. Answers are the negative rows of the
+# shipped corpus (scorer/corpus/dev.jsonl) with one shared token, so the many-files form can score
+# them in one call; their languages and lengths are the corpus's.
 #
 #   bash benches/score_batch.sh [ANSWERS=600]
 #
@@ -10,14 +11,13 @@
 # ratios, and checks the three forms gave the same verdicts (a fast wrong answer is no win).
 set -euo pipefail
 n=${1:-600}
+[ "$n" -ge 2 ] || { echo "need at least 2 answers (one file prints a bare class)" >&2; exit 2; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 harness=${HARNESS:-$here/target/release/harness}
 [ -x "$harness" ] || { echo "build first: cargo build --release" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/score-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Negative rows only, so every answer answers one question shape (--kind negative); each keeps
-# its own token, which the per-file forms pass per question below.
 python3 - "$here/scorer/corpus/dev.jsonl" "$n" "$work" <<'PY'
 import json, os, sys
 src, n, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -45,7 +45,9 @@ done < "$work/list" > "$work/loop.out"
 e=$(now); t_loop=$(awk -v s="$s" -v e="$e" 'BEGIN { print (e - s) * 1000 }')
 
 s=$(now)
-xargs -a "$work/list" "$harness" score --kind negative --token TOKEN-BENCH \
+mapfile -t files < "$work/list"
+# One process for every file (an argument list too long fails loudly: E2BIG, not a silent split).
+"$harness" score --kind negative --token TOKEN-BENCH "${files[@]}" \
   | sed 's#^.*/\([0-9]*\)\.txt\t#\1\t#' > "$work/files.out"
 e=$(now); t_files=$(awk -v s="$s" -v e="$e" 'BEGIN { print (e - s) * 1000 }')
 

@@ -458,9 +458,10 @@ pub struct VerifyArgs {
 /// Output format of `harness score`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ScoreFormat {
-    /// One line: the class.
+    /// One line per answer: the class (after the file or row name when there are several).
     Text,
-    /// class, typed, has_tok, has_ref, matched refusal phrase.
+    /// One object per answer: class, typed, has_tok, has_ref, matched refusal phrase (and the
+    /// file, or the batch line and id).
     Json,
 }
 
@@ -482,9 +483,11 @@ Examples:
   harness score --kind negative --token K1 answer.txt        one answer: its class
   harness score --kind positive --token K1 a.txt b.txt c.txt  many answers to one question:
                                                               <file><TAB><class> per line
-  harness score --batch answers.jsonl --format json           one JSON object per line:
+  harness score --batch answers.jsonl                         one answer per line:
       {\"id\": \"q1-ctrl\", \"kind\": \"negative\", \"token\": \"K1\", \"answer\": \"I don't know.\"}
-      (id and general optional); prints <id or line><TAB><class> per row, in order
+      (id and general optional; ids on every row or none, unique); prints
+      <id or line><TAB><class> per row, in order; --format json: one object per row
+      with its line (and id)
 
 Many answers in one process compile the lexicon once (each process pays that again).")]
 pub struct ScoreArgs {

@@ -31,7 +31,9 @@ pub enum ScoreInput<'a> {
 
 /// Classifies answers and prints one verdict per answer, in input order. One answer file prints
 /// the bare class (or one JSON object); several print `<file>\t<class>`; a batch prints
-/// `<id or line>\t<class>`. Untrusted names are cleaned so they cannot add lines or columns.
+/// `<id or line>\t<class>`. Every input is read and checked before the first line is printed,
+/// so a bad one leaves no partial output. In text, names are cleaned so they cannot add lines or
+/// columns; JSON carries them as they are (its escaping keeps the structure).
 pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
     let reading = crate::reading::active();
     let judge = |bytes: &[u8], kind: Kind, token: &str, general: Option<&str>| {
@@ -44,7 +46,7 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
             general,
         )
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut lines = Vec::new();
     match input {
         ScoreInput::Files {
             kind,
@@ -55,52 +57,72 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
             if token.is_empty() {
                 return Err(Fail::new(Exit::Usage, "--token must not be empty").into());
             }
+            if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+                return Err(Fail::new(Exit::Usage, "stdin (`-`) can be read only once").into());
+            }
+            let answers = files
+                .iter()
+                .map(|f| read_answer_input(f, "answer file"))
+                .collect::<Result<Vec<_>>>()?;
             let one = files.len() == 1;
-            for file in files {
-                let ev = judge(
-                    &read_answer_input(file, "answer file")?,
-                    kind,
-                    token,
-                    general,
-                );
-                let name = clean_line(&file.display().to_string(), 200);
-                let line = match (json, one) {
+            for (file, bytes) in files.iter().zip(&answers) {
+                let ev = judge(bytes, kind, token, general);
+                let name = file.display().to_string();
+                lines.push(match (json, one) {
                     (true, true) => evidence_json(&ev, None).to_string(),
                     (true, false) => evidence_json(&ev, Some(("file", name.into()))).to_string(),
                     (false, true) => ev.verdict.to_string(),
-                    (false, false) => format!("{name}\t{}", ev.verdict),
-                };
-                writeln!(out, "{line}")?;
+                    (false, false) => format!("{}\t{}", clean_line(&name, 200), ev.verdict),
+                });
             }
         }
         ScoreInput::Batch(path) => {
-            let bytes = read_answer_input(path, "batch file")?;
-            let name = path.display().to_string();
-            let text = std::str::from_utf8(&bytes).map_err(|e| {
-                Fail::new(Exit::Usage, format!("batch file {name}: not UTF-8 ({e})"))
-            })?;
-            let rows = scorer::batch::parse(&name, text)
-                .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
+            let rows = read_batch(path)?;
             for n in &rows {
                 let r = &n.row;
                 let ev = judge(r.answer.as_bytes(), r.kind, &r.token, r.general.as_deref());
-                let label = r.id.as_deref().map(|id| clean_line(id, 200));
-                let line = if json {
+                lines.push(if json {
                     let mut v = evidence_json(&ev, Some(("line", n.line.into())));
-                    if let Some(id) = &label {
+                    if let Some(id) = &r.id {
                         v["id"] = id.as_str().into();
                     }
                     v.to_string()
                 } else {
+                    let label = r.id.as_deref().map(|id| clean_line(id, 200));
                     let label = label.unwrap_or_else(|| n.line.to_string());
                     format!("{label}\t{}", ev.verdict)
-                };
-                writeln!(out, "{line}")?;
+                });
             }
         }
     }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in &lines {
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     Ok(Exit::Ok)
+}
+
+/// A JSONL batch read and parsed; errors name the file (`<stdin>` for `-`) and line.
+fn read_batch(path: &Path) -> Result<Vec<scorer::batch::Numbered>> {
+    let bytes = read_answer_input(path, "batch file")?;
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        Fail::new(
+            Exit::Usage,
+            format!("{name}:{line}: not a batch row: not UTF-8"),
+        )
+    })?;
+    scorer::batch::parse(&name, text).map_err(|e| Fail::new(Exit::Usage, e.to_string()).into())
 }
 
 /// A file's bytes, or stdin's for `-`; an unreadable file is a usage error naming it.

@@ -169,12 +169,43 @@ fn score_many_files_gives_each_file_its_own_verdict_in_order() {
     }
     assert_eq!(lines[0].split('\t').nth(1), Some("PASS"));
     assert_ne!(lines[1].split('\t').nth(1), Some("PASS"));
+
+    // A file name cannot add a line or a column; an unreadable file or a second `-` stops the
+    // call before any verdict is printed.
+    let evil = dir.path().join("x\tPASS\nfake.txt");
+    std::fs::write(&evil, "I don't know.").unwrap();
+    let out = harness()
+        .args(["score", "--kind", "negative", "--token", &t])
+        .arg(&files[0])
+        .arg(&evil)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.lines().all(|l| l.split('\t').count() == 2), "{text}");
+    harness()
+        .args(["score", "--kind", "positive", "--token", &t])
+        .arg(&files[0])
+        .arg(dir.path().join("absent.txt"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("absent.txt"));
+    harness()
+        .args(["score", "--kind", "positive", "--token", &t, "-", "-"])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("only once"));
 }
 
 #[test]
 fn score_batch_agrees_with_one_process_per_answer() {
-    // Rows of the shipped corpus across languages and kinds, plus an id that tries to add a
-    // line and a column of its own.
+    // Rows of the shipped corpus across languages and kinds: text with ids, JSON without.
     let corpus = std::fs::read_to_string(workspace_root().join("scorer/corpus/dev.jsonl")).unwrap();
     let rows: Vec<serde_json::Value> = corpus
         .lines()
@@ -191,9 +222,7 @@ fn score_batch_agrees_with_one_process_per_answer() {
         if let Some(g) = general {
             row["general"] = g.into();
         }
-        if i % 2 == 0 {
-            row["id"] = format!("r{i}\tFAKE\nPASS").into();
-        }
+        row["id"] = format!("r{i} 행 ✓").into();
         batch.push_str(&row.to_string());
         batch.push('\n');
     }
@@ -211,9 +240,17 @@ fn score_batch_agrees_with_one_process_per_answer() {
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), rows.len(), "{text}");
+    let unnamed: String = batch
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("id");
+            format!("{v}\n")
+        })
+        .collect();
     let json = harness()
         .args(["score", "--format", "json", "--batch", "-"])
-        .write_stdin(batch.as_str())
+        .write_stdin(unnamed.as_str())
         .assert()
         .success()
         .get_output()
@@ -234,15 +271,11 @@ fn score_batch_agrees_with_one_process_per_answer() {
         );
         let cells: Vec<&str> = line.split('\t').collect();
         assert_eq!(cells.len(), 2, "{line}");
-        let label = if i % 2 == 0 {
-            format!("r{i} FAKE⏎PASS")
-        } else {
-            (i + 1).to_string()
-        };
-        assert_eq!(cells[0], label, "{line}");
+        assert_eq!(cells[0], format!("r{i} 행 ✓"), "{line}");
         assert_eq!(cells[1], want, "row {i}: {}", r["id"]);
         assert_eq!(json[i]["verdict"], want.as_str());
         assert_eq!(json[i]["line"], i + 1);
+        assert!(json[i].get("id").is_none());
     }
 }
 
@@ -266,12 +299,49 @@ fn score_batch_refuses_a_bad_row_naming_its_file_and_line() {
             predicate::str::contains("b.jsonl:3: not a batch row")
                 .and(predicate::str::contains("anwser")),
         );
+    // An id that would add a column and a line is refused, naming its line.
+    std::fs::write(
+        &f,
+        "{\"id\":\"a\\tPASS\\nb\",\"kind\":\"negative\",\"token\":\"N1\",\"answer\":\"x\"}\n",
+    )
+    .unwrap();
     harness()
         .args(["score", "--batch"])
         .arg(&f)
-        .args(["--kind", "positive"])
         .assert()
-        .code(2);
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "b.jsonl:1: not a batch row: id holds a control",
+        ));
+    // --batch carries the questions: a question or a file beside it is a usage error.
+    let good = dir.path().join("good.jsonl");
+    std::fs::write(
+        &good,
+        "{\"kind\":\"negative\",\"token\":\"N1\",\"answer\":\"I don't know.\"}\n",
+    )
+    .unwrap();
+    harness()
+        .args(["score", "--batch"])
+        .arg(&good)
+        .assert()
+        .success()
+        .stdout("1\tPASS\n");
+    for extra in [
+        &["--kind", "positive"][..],
+        &["--token", "T"][..],
+        &["--general", "g"][..],
+        &["answer.txt"][..],
+    ] {
+        harness()
+            .args(["score", "--batch"])
+            .arg(&good)
+            .args(extra)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("cannot be used with"));
+    }
 }
 
 #[test]

@@ -65,7 +65,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Row>, Error> {
         let row: Row = serde_json::from_str(line).map_err(|e| Error::Corpus {
             file: file.to_string(),
             line: line_no,
-            message: e.to_string(),
+            message: crate::batch::json_message(&e),
         })?;
         if row.token.is_empty() {
             return Err(Error::Corpus {
