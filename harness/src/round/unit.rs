@@ -372,14 +372,13 @@ fn stderr_tail(outcome: &RunOutcome) -> String {
 }
 
 fn tail_of(stderr: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let text = text.trim_end();
-    let start = text.char_indices().rev().nth(299).map_or(0, |(i, _)| i);
-    let stderr = clean_line(&text[start..], 300);
-    match (stderr.is_empty(), start) {
+    // Cleaned first, so an escape cut in half cannot survive and escapes use none of the 300.
+    let clean = clean_line(String::from_utf8_lossy(stderr).trim_end(), usize::MAX);
+    let start = clean.char_indices().rev().nth(299).map_or(0, |(i, _)| i);
+    match (clean.is_empty(), start) {
         (true, _) => String::new(),
-        (false, 0) => format!(": {stderr}"),
-        (false, _) => format!(": …{stderr}"),
+        (false, 0) => format!(": {clean}"),
+        (false, _) => format!(": …{}", &clean[start..]),
     }
 }
 
@@ -398,6 +397,13 @@ mod tests {
         assert!(t.starts_with(": …"), "{t}");
         assert!(t.ends_with("error: 401 Unauthorized"), "{t}");
         assert!(t.chars().count() <= 304, "{}", t.chars().count());
+        // An escape is removed whole wherever the cut falls.
+        let mut coloured = "x".repeat(297);
+        coloured.push_str("\u{1b}[31mred\u{1b}[0m");
+        assert_eq!(
+            tail_of(coloured.as_bytes()),
+            format!(": {}red", "x".repeat(297))
+        );
         // Multi-byte text is cut on a character boundary.
         let ko = "오류".repeat(400);
         assert!(tail_of(ko.as_bytes()).ends_with("오류"));

@@ -111,7 +111,11 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
                 }
                 if let Some(note) = outcome_note {
                     notes.lock().expect("notes").push(note);
-                    progress.record(Outcome::Failed);
+                    progress.record(if units.cancel.load(Ordering::SeqCst) {
+                        Outcome::Cancelled
+                    } else {
+                        Outcome::Failed
+                    });
                 } else {
                     progress.record(Outcome::Answered);
                 }
