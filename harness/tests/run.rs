@@ -381,6 +381,14 @@ fn check_probe(f: &Fixture, qid: &str, arm: &str, answer: &str, sandboxed: bool)
         }
         if m.contains(" - overlay ") && m.split(' ').nth(4) == Some(cwd) {
             overlay_on_cwd += 1;
+            // A throwaway upper layer is never synced: without `volatile` the overlay's unmount
+            // syncs the whole filesystem (the first dispatch paid the template's writeback).
+            assert!(
+                !kernel_at_least(5, 10)
+                    || m.split([',', ' '])
+                        .any(|o| o == "volatile" || o == "fsync=volatile"),
+                "overlay without volatile: {m}: {ctx}"
+            );
             for (k, v) in m.split(',').filter_map(|o| o.split_once('=')) {
                 if ["lowerdir", "upperdir", "workdir"].contains(&k) {
                     for layer in v.split(':') {
@@ -1284,4 +1292,14 @@ fn labels_of(plan: &Path) -> BTreeMap<String, (String, String)> {
             (s("label"), (s("qid"), s("arm")))
         })
         .collect()
+}
+
+/// Whether the running kernel is at least `major.minor` (from /proc/sys/kernel/osrelease).
+fn kernel_at_least(major: u32, minor: u32) -> bool {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let mut parts = release
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|p| p.parse::<u32>().ok());
+    let version = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    version >= (major, minor)
 }
