@@ -80,7 +80,7 @@ run_round() {
   rc=$?
   set -e
   if ! grep -q '^complete: yes' "$out/ROUND_DONE" 2>/dev/null; then
-    echo "harness round (--sandbox $mode) did not complete (exit $rc):" >&2
+    echo "harness round ($bin, --sandbox $mode) did not complete (exit $rc):" >&2
     cat "$dir/err" >&2
     exit 1
   fi
@@ -112,7 +112,13 @@ peer_block() {
   done
 }
 
-PEERS="cp_r clone archive_tar worktree"
+# Knobs for focused runs (the defaults run everything):
+#   PEERS=           the harness modes only (e.g. many rounds of none against before);
+#   NONE=            no --sandbox none rounds (e.g. many rounds of auto across sizes);
+#   TEMPLATE_RUNS=0  no template build timing.
+PEERS=${PEERS-cp_r clone archive_tar worktree}
+NONE=${NONE-yes}
+TEMPLATE_RUNS=${TEMPLATE_RUNS-3}
 ROWS=$WORK/rows
 : > "$ROWS"
 for FILES in ${SIZES//,/ }; do
@@ -123,25 +129,37 @@ for FILES in ${SIZES//,/ }; do
   mb=$(du -sm "$PLAIN" | cut -f1)
   n=$(git -C "$REPO" ls-files | wc -l)
 
-  echo "[$n files] template build vs git archive | tar ..." >&2
-  tline=$("$TEMPLATE_BENCH" "$REPO" 3)
-  t_ours=$(printf '%s\n' "$tline" | sed -n 's/.*template_build_ms=\([0-9.]*\).*/\1/p')
-  t_arch=$(printf '%s\n' "$tline" | sed -n 's/.*git_archive_tar_ms=\([0-9.]*\).*/\1/p')
+  t_ours=nan t_arch=nan
+  if [ "$TEMPLATE_RUNS" -gt 0 ]; then
+    echo "[$n files] template build vs git archive | tar ..." >&2
+    tline=$("$TEMPLATE_BENCH" "$REPO" "$TEMPLATE_RUNS")
+    t_ours=$(printf '%s\n' "$tline" | sed -n 's/.*template_build_ms=\([0-9.]*\).*/\1/p')
+    t_arch=$(printf '%s\n' "$tline" | sed -n 's/.*git_archive_tar_ms=\([0-9.]*\).*/\1/p')
+  fi
 
   S=$WORK/s$FILES
   mkdir -p "$S"
-  for m in auto none before $PEERS; do : > "$S/$m.ms"; done
+  for m in auto none before cp_r clone archive_tar worktree; do : > "$S/$m.ms"; done
   : > "$S/methods"
   for r in $(seq 1 "$R"); do
-    echo "[$n files] round $r/$R: harness auto, harness none, then $K of each peer ..." >&2
+    modes="auto only"
+    [ -z "$NONE" ] || modes="auto, none${HARNESS_BEFORE:+ and before (order alternating)}"
+    echo "[$n files] round $r/$R: harness $modes${PEERS:+, then $K of each peer} ..." >&2
     run_round auto "$S/auto.ms" "$S/methods"
-    run_round none "$S/none.ms" "$S/methods"
-    if [ -n "${HARNESS_BEFORE:-}" ]; then
+    if [ -z "$NONE" ]; then
+      :
+    elif [ -n "${HARNESS_BEFORE:-}" ] && [ $(( r % 2 )) -eq 0 ]; then
       run_round none "$S/before.ms" /dev/null "$HARNESS_BEFORE"
+      run_round none "$S/none.ms" "$S/methods"
+    else
+      run_round none "$S/none.ms" "$S/methods"
+      if [ -n "${HARNESS_BEFORE:-}" ]; then
+        run_round none "$S/before.ms" /dev/null "$HARNESS_BEFORE"
+      fi
     fi
     for p in $PEERS; do peer_block "$p" "$S/$p.ms"; done
   done
-  for m in auto none before $PEERS; do eval "med_$m=$(median "$S/$m.ms")"; done
+  for m in auto none before cp_r clone archive_tar worktree; do eval "med_$m=$(median "$S/$m.ms")"; done
   # shellcheck disable=SC2154
   printf '%s %s %s %s %s %s %s %s %s %s %s %s %s\n' "$n" "$mb" "$t_ours" "$t_arch" \
     "$med_auto" "$med_none" "$med_before" "$med_cp_r" "$med_clone" "$med_archive_tar" "$med_worktree" \
