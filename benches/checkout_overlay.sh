@@ -179,8 +179,9 @@ while read -r n mb to ta au no be cp cl ar wt meth cnt; do
 done < "$ROWS"
 if [ "$(wc -l < "$ROWS")" -gt 1 ]; then
   first=$(head -n 1 "$ROWS") last=$(tail -n 1 "$ROWS")
-  printf 'growth of the per-dispatch overhead, %s -> %s files: auto %sx, none %sx\n' \
+  times() { local r; r=$(ratio "$1" "$2"); [ "$r" = n/a ] && echo n/a || echo "${r}x"; }
+  printf 'growth of the per-dispatch overhead, %s -> %s files: auto %s, none %s\n' \
     "${first%% *}" "${last%% *}" \
-    "$(ratio "$(echo "$last" | cut -d' ' -f5)" "$(echo "$first" | cut -d' ' -f5)")" \
-    "$(ratio "$(echo "$last" | cut -d' ' -f6)" "$(echo "$first" | cut -d' ' -f6)")"
+    "$(times "$(echo "$last" | cut -d' ' -f5)" "$(echo "$first" | cut -d' ' -f5)")" \
+    "$(times "$(echo "$last" | cut -d' ' -f6)" "$(echo "$first" | cut -d' ' -f6)")"
 fi
