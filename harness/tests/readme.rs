@@ -113,6 +113,28 @@ fn every_readme_command_runs_as_written() {
         if step.line.contains("answer.txt") {
             std::fs::write(here.join("answer.txt"), "No pager tool is named anywhere in the hand-off; I could not find any record of one.\n").unwrap();
         }
+        // The score examples' inputs: answers of both arms, in English and Korean.
+        if step.line.contains("answers/") {
+            std::fs::create_dir_all(here.join("answers")).unwrap();
+            std::fs::write(here.join("answers/arm.txt"), "The key is K1.\n").unwrap();
+            std::fs::write(
+                here.join("answers/ctrl.txt"),
+                "인계 문서에 없어 알 수 없습니다.\n",
+            )
+            .unwrap();
+        }
+        if step.line.contains("answers.jsonl") {
+            std::fs::write(
+                here.join("answers.jsonl"),
+                concat!(
+                    r#"{"id": "q1-ctrl", "kind": "negative", "token": "K1", "answer": "I don't know."}"#,
+                    "\n",
+                    r#"{"id": "q1-arm", "kind": "positive", "token": "K1", "answer": "It is K1."}"#,
+                    "\n",
+                ),
+            )
+            .unwrap();
+        }
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(&step.line)
@@ -124,6 +146,12 @@ fn every_readme_command_runs_as_written() {
             .unwrap();
         if step.line.contains("answer.txt") {
             let _ = std::fs::remove_file(here.join("answer.txt"));
+        }
+        if step.line.contains("answers/") {
+            let _ = std::fs::remove_dir_all(here.join("answers"));
+        }
+        if step.line.contains("answers.jsonl") {
+            let _ = std::fs::remove_file(here.join("answers.jsonl"));
         }
         assert_eq!(
             out.status.code(),
