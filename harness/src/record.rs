@@ -139,6 +139,10 @@ pub struct RoundRecord {
     /// before any dispatch ran.
     #[serde(default)]
     pub checkout: String,
+    /// Where the dispatches' time went, phase by phase (median and max; issue 23); empty for
+    /// rounds recorded before phases were timed.
+    #[serde(default)]
+    pub phases: Vec<reports::PhaseStat>,
     /// Start time (RFC 3339).
     pub started: String,
     /// End time, when finished.
@@ -290,6 +294,73 @@ pub struct DispatchRecord {
     /// How the checkout was made: `overlay` (mounted in the sandbox) or `copy` (issue 14).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkout: Option<String>,
+    /// Where the last attempt's wall time went, phase by phase (issue 23); absent in records
+    /// written before phases were timed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<PhaseTimings>,
+}
+
+/// One dispatch attempt's wall time split into the harness's phases, in milliseconds, so a
+/// user sees which part of a round's time is the instrument's own and whether it grows with
+/// the repository. A phase the attempt never reached, or whose clock the sandbox did not
+/// report, is `None` (never 0).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PhaseTimings {
+    /// A fresh dispatch folder, the checkout (overlay layers or a copy), the plant and the
+    /// treediff of what the checkout holds beyond the base.
+    pub checkout_ms: Option<f64>,
+    /// The fresh home: credentials copied in, the agent's settings, the prompt file.
+    pub home_ms: Option<f64>,
+    /// From starting the sandbox wrapper to the agent's exec: namespaces, `/proc`, the
+    /// overlay mount and Landlock.
+    pub sandbox_ms: Option<f64>,
+    /// The agent's own run, from its exec until it and what it started were gone.
+    pub agent_ms: Option<f64>,
+    /// From the agent's end until the runner saw the wrapper exit: the namespaces' teardown
+    /// (the overlay's unmount among it).
+    pub teardown_ms: Option<f64>,
+    /// After the run: the stderr file, the dispatch folder's removal, reading the answer.
+    pub cleanup_ms: Option<f64>,
+}
+
+impl PhaseTimings {
+    /// The phases by name, in the order a dispatch goes through them.
+    pub fn named(&self) -> [(&'static str, Option<f64>); 6] {
+        [
+            ("checkout", self.checkout_ms),
+            ("home", self.home_ms),
+            ("sandbox", self.sandbox_ms),
+            ("agent", self.agent_ms),
+            ("teardown", self.teardown_ms),
+            ("cleanup", self.cleanup_ms),
+        ]
+    }
+
+    /// Splits the runner's observed process time (`spawn_us`..`end_us`) at the wrapper's
+    /// exec and agent-end stamps. A stamp outside that span (a clock step) is not used: the
+    /// phases it bounds are `None` and the whole span is the agent's.
+    pub fn split_process(
+        &mut self,
+        spawn_us: u64,
+        end_us: u64,
+        exec_us: Option<u64>,
+        agent_end_us: Option<u64>,
+    ) {
+        let ms = |a: u64, b: u64| (b.saturating_sub(a)) as f64 / 1000.0;
+        let inside = |t: u64| spawn_us <= t && t <= end_us;
+        match (exec_us, agent_end_us) {
+            (Some(x), Some(e)) if inside(x) && inside(e) && x <= e => {
+                self.sandbox_ms = Some(ms(spawn_us, x));
+                self.agent_ms = Some(ms(x, e));
+                self.teardown_ms = Some(ms(e, end_us));
+            }
+            (Some(x), _) if inside(x) => {
+                self.sandbox_ms = Some(ms(spawn_us, x));
+                self.agent_ms = Some(ms(x, end_us));
+            }
+            _ => self.agent_ms = Some(ms(spawn_us, end_us)),
+        }
+    }
 }
 
 impl DispatchRecord {
@@ -313,6 +384,7 @@ impl DispatchRecord {
             stray_processes: Vec::new(),
             activity: None,
             checkout: None,
+            phases: None,
         }
     }
 
@@ -380,6 +452,17 @@ pub fn count_dispatches(out: &Path, planned: usize) -> Counts {
     }
 }
 
+/// Each phase's median and maximum over the answered dispatches' records (a failed attempt's
+/// partial phases would drag the medians toward whatever it reached).
+pub fn phase_stats(records: &[DispatchRecord]) -> Vec<reports::PhaseStat> {
+    let timed: Vec<[(&'static str, Option<f64>); 6]> = records
+        .iter()
+        .filter(|r| r.status == DispatchStatus::Answered)
+        .filter_map(|r| r.phases.as_ref().map(PhaseTimings::named))
+        .collect();
+    reports::phases::summarize(timed.iter().map(|p| p.as_slice()))
+}
+
 /// The round's checkout method from its dispatches' records: one value when they agree.
 pub fn checkout_methods(records: &[DispatchRecord]) -> String {
     let mut m: Vec<&str> = records
@@ -398,6 +481,29 @@ pub fn checkout_methods(records: &[DispatchRecord]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_process_time_splits_at_the_wrappers_stamps_and_a_stamp_outside_it_is_not_used() {
+        let mut p = PhaseTimings::default();
+        p.split_process(1_000_000, 1_100_000, Some(1_020_000), Some(1_090_000));
+        assert_eq!(p.sandbox_ms, Some(20.0));
+        assert_eq!(p.agent_ms, Some(70.0));
+        assert_eq!(p.teardown_ms, Some(10.0));
+        // No end stamp (a wrapper killed by the timeout): setup and the rest.
+        let mut p = PhaseTimings::default();
+        p.split_process(1_000_000, 1_100_000, Some(1_020_000), None);
+        assert_eq!(
+            (p.sandbox_ms, p.agent_ms, p.teardown_ms),
+            (Some(20.0), Some(80.0), None)
+        );
+        // A stamp before the spawn (the wall clock stepped back): not split, nothing invented.
+        let mut p = PhaseTimings::default();
+        p.split_process(1_000_000, 1_100_000, Some(900_000), Some(1_090_000));
+        assert_eq!(
+            (p.sandbox_ms, p.agent_ms, p.teardown_ms),
+            (None, Some(100.0), None)
+        );
+    }
 
     #[test]
     fn only_strict_answer_names_count() {

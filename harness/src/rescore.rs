@@ -481,6 +481,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         gate: Vec::new(),
         isolation: "unknown (seed-style round)".into(),
         checkout: String::new(),
+        phases: Vec::new(),
         started: String::new(),
         finished: None,
         status: record::RoundStatus::Done,

@@ -63,6 +63,14 @@ impl SandboxPlan {
 }
 
 impl SandboxPlan {
+    /// The wrapper's clock stamps (agent exec, agent gone; µs since the epoch), each `None`
+    /// when the report lacks it.
+    pub fn stamps_of(&self, report: &Path) -> (Option<u64>, Option<u64>) {
+        sb::read_report(report)
+            .map(|iso| (iso.exec_unix_us, iso.agent_end_unix_us))
+            .unwrap_or((None, None))
+    }
+
     /// What the dispatch's reaper killed after the agent exited (empty without a report).
     pub fn strays_of(&self, report: &Path) -> Vec<String> {
         sb::read_report(report)

@@ -486,6 +486,18 @@ fn probe_round(sandbox: &str, via_sh: bool) {
                 rec.contains(&format!("\"checkout\": \"{method}\"")),
                 "{name}: {rec}"
             );
+            // Every phase of an answered dispatch is timed (issue 23), whatever the sandbox:
+            // every mode runs the agent through the wrapper that stamps its exec and end.
+            let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
+            for phase in [
+                "checkout", "home", "sandbox", "agent", "teardown", "cleanup",
+            ] {
+                let ms = v["phases"][format!("{phase}_ms")].as_f64();
+                assert!(
+                    ms.is_some_and(|ms| (0.0..60_000.0).contains(&ms)),
+                    "{name}: phase {phase} not timed: {rec}"
+                );
+            }
             per_dispatch += 1;
         }
     }
@@ -512,6 +524,64 @@ fn probe_round(sandbox: &str, via_sh: bool) {
             }
         }
     }
+}
+
+#[test]
+fn a_dispatch_splits_its_time_into_phases_and_the_report_shows_where_it_went() {
+    // The agent sleeps 400 ms: that is the agent's phase, never the sandbox's or the
+    // checkout's, and the report header's line says so with the round's medians.
+    let f = Fixture::new();
+    let script = f.dir.path().join("nap.sh");
+    std::fs::write(&script, "#!/bin/sh\nsleep 0.4\necho nap\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let spec = format!("command:{} {{prompt}}", script.display());
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--jobs", "3"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert!(f.round_done().contains("complete: yes"), "{ctx}");
+    let mut seen = 0;
+    for e in walk(&f.out) {
+        let name = e.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with("_r1.json") {
+            continue;
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&e).unwrap()).unwrap();
+        let p = &v["phases"];
+        let agent = p["agent_ms"].as_f64().unwrap();
+        let sandbox = p["sandbox_ms"].as_f64().unwrap();
+        let total = v["duration_secs"].as_f64().unwrap() * 1000.0;
+        let teardown = p["teardown_ms"].as_f64().unwrap();
+        // The sleep is the agent's: not counted again in setup or teardown (which a busy
+        // machine can stretch, so no bound is put on them alone).
+        assert!(
+            (400.0..5_000.0).contains(&agent),
+            "{name}: agent {agent} ms: {v}"
+        );
+        assert!(
+            agent + sandbox + teardown <= total + 50.0,
+            "{name}: the phases add up to more than the process ran ({total} ms): {v}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 6, "{ctx}");
+    let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| l.contains("per dispatch"))
+        .unwrap_or_else(|| panic!("no per-dispatch line in report.md:\n{md}"));
+    for phase in ["checkout", "sandbox", "agent ", "teardown", "cleanup"] {
+        assert!(line.contains(phase), "{phase} missing: {line}");
+    }
+    assert!(line.contains("median / max over 6 dispatches"), "{line}");
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(f.out.join("round.json")).unwrap()).unwrap();
+    let agent = round["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["phase"] == "agent")
+        .unwrap();
+    assert!(agent["median_us"].as_u64().unwrap() >= 400_000, "{round}");
 }
 
 #[test]

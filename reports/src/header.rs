@@ -66,6 +66,7 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
             "time",
             format!("{} → {}", clean(&m.started), clean(&m.finished)),
         ),
+        ("per dispatch", crate::phases::line(&m.phases)),
         (
             "manifest",
             match m.manifest {

@@ -93,6 +93,7 @@ pub fn fixture_meta() -> RoundMeta {
         base_sha: "0".repeat(40),
         started: "start".into(),
         finished: "end".into(),
+        phases: Vec::new(),
     }
 }
 

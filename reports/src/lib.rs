@@ -13,6 +13,7 @@ pub mod html;
 pub mod json;
 pub mod lanes;
 pub mod markdown;
+pub mod phases;
 pub mod sanitize;
 pub mod stats;
 pub mod summary;
@@ -22,6 +23,7 @@ use scorer::{Arm, Kind, Verdict};
 use serde::{Deserialize, Serialize};
 
 pub use lanes::{fixture_meta, verdict_fixtures, watermark_ok, VerdictFixture};
+pub use phases::PhaseStat;
 pub use stats::{Interval, McNemar, PairedContrast};
 pub use summary::{
     summarize, AxisContrast, ConflictCounts, InstrumentVerdict, ItemD, NumberLine, Proportion,
@@ -151,6 +153,9 @@ pub struct RoundMeta {
     pub started: String,
     /// End time.
     pub finished: String,
+    /// Where the dispatches' time went, phase by phase (empty: not recorded).
+    #[serde(default)]
+    pub phases: Vec<PhaseStat>,
 }
 
 /// A whole round as the renderers see it.

@@ -35,6 +35,6 @@ pub use process::{
     check_pass_env, resolve_program, run as run_process, DispatchHome, ProcessGroups, RunOutcome,
     RunSpec,
 };
-pub use sandbox::{probe as sandbox_probe, SandboxMode};
+pub use sandbox::{probe as sandbox_probe, unix_now_us, SandboxMode};
 pub use search::{search_needles, NeedleSet, SearchReport};
 pub use temproot::{sweep_stale, DispatchDirs, TempRoot};

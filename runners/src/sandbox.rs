@@ -160,6 +160,22 @@ pub struct Isolation {
     /// Why the agent's program got no read rule, when it did not.
     #[serde(default)]
     pub program_refusals: Vec<String>,
+    /// When the agent's program was executed (µs since the epoch): the end of the sandbox's
+    /// setup (namespaces, mounts, Landlock), so a dispatch's time splits into setup and agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec_unix_us: Option<u64>,
+    /// When the agent (with whatever it left running) was seen gone (µs since the epoch):
+    /// what follows until the runner sees the wrapper exit is the namespace's teardown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_end_unix_us: Option<u64>,
+}
+
+/// Now, in microseconds since the epoch (0 on a clock before it).
+pub fn unix_now_us() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(0)
 }
 
 impl Isolation {
@@ -925,6 +941,8 @@ pub fn run_sandboxed_with(
         exec_error: None,
         stray_processes: Vec::new(),
         program_refusals: Vec::new(),
+        exec_unix_us: None,
+        agent_end_unix_us: None,
     };
 
     let mut ruleset: Option<RulesetCreated> = None;
@@ -1086,6 +1104,8 @@ pub fn run_sandboxed_with(
     } else {
         0
     };
+    // The pipe closes on exec (close-on-exec) or carries exec's errno: either way setup is over.
+    let setup_done_us = unix_now_us();
     drop(st_r);
     let wait =
         || wait_agent(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
@@ -1168,11 +1188,16 @@ pub fn run_sandboxed_with(
             describe_errno(errno)
         ));
     }
+    if exec_got != 4 {
+        iso.exec_unix_us = Some(setup_done_us);
+    }
     iso.compute_level();
     // Written before the wait: the agent is running by now, and a wrapper killed by a
     // timeout must still leave the level its agent ran under.
     write_report(&req.report, &iso)?;
     let status = wait()?;
+    iso.agent_end_unix_us = Some(unix_now_us());
+    write_report(&req.report, &iso)?;
 
     Ok(if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)

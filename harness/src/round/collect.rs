@@ -109,6 +109,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         base_sha: record.base.sha.clone(),
         started: record.started.clone(),
         finished: record.finished.clone().unwrap_or_default(),
+        phases: record.phases.clone(),
     }
 }
 
@@ -241,6 +242,7 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     let levels: Vec<String> = records.iter().filter_map(|r| r.isolation.clone()).collect();
     record.isolation = crate::sandbox::round_level(plan.options.sandbox, &levels);
     record.checkout = record::checkout_methods(&records);
+    record.phases = record::phase_stats(&records);
 }
 
 /// Refuses (exit 10) to score a round holding an answer that is not the one its dispatch wrote.

@@ -768,6 +768,7 @@ fn round_record(
         gate: gate.axes.clone(),
         isolation: String::new(),
         checkout: String::new(),
+        phases: Vec::new(),
         started: chrono::Utc::now().to_rfc3339(),
         finished: None,
         status: RoundStatus::Running,

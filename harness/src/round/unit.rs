@@ -6,7 +6,7 @@
 use crate::agents::RoundAgent;
 use crate::exit::{Exit, Fail};
 use crate::journal::{Dispatch, Plan};
-use crate::record::{DispatchRecord, DispatchStatus};
+use crate::record::{DispatchRecord, DispatchStatus, PhaseTimings};
 use crate::retry::AgentsOwn;
 use crate::sandbox::SandboxPlan;
 use crate::text::clean_line;
@@ -16,6 +16,7 @@ use scorer::Arm;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What one process needs to run units of a plan: the base's template, the seal, the agent,
 /// the sandbox and a temp root of its own. Built once, shared by every unit it runs.
@@ -251,6 +252,8 @@ fn execute_inner(
     let out = &plan.out;
     let stem = d.stem();
     put(out, &format!("{stem}.prompt"), d.prompt.as_bytes())?;
+    let mut phases = PhaseTimings::default();
+    let clock = Instant::now();
     let dir = rt.temp_root.fresh_dir()?;
     let work = dir.join("work");
     let seal = if d.arm == Arm::Arm {
@@ -264,13 +267,33 @@ fn execute_inner(
         .context("checkout")?;
     rec.checkout = Some(method.into());
     rec.treediff = Some(serde_json::to_value(&checkout.treediff)?);
+    phases.checkout_ms = Some(ms_since(clock));
+    rec.phases = Some(phases.clone());
+    let clock = Instant::now();
     let home = runners::DispatchHome::create(&dir)?;
     if let Some(user_home) = &rt.user_home {
         runners::install_credentials(&rt.agent.spec, user_home, &home.home)?;
     }
     rt.agent.prepare_home(&home.home)?;
-    let outcome = run_agent(plan, d, rt, &dir, &work, overlay.as_ref(), &home)?;
+    let prompt_file = home.write_prompt_file(&d.prompt)?;
+    phases.home_ms = Some(ms_since(clock));
+    rec.phases = Some(phases.clone());
+    let run = run_agent(
+        plan,
+        d,
+        rt,
+        &dir,
+        &work,
+        overlay.as_ref(),
+        &home,
+        &prompt_file,
+    )?;
+    let clock = Instant::now();
+    let outcome = run.outcome;
     let report = dir.join("sandbox.json");
+    let (exec_us, agent_end_us) = rt.sandbox.stamps_of(&report);
+    phases.split_process(run.spawn_us, run.end_us, exec_us, agent_end_us);
+    rec.phases = Some(phases.clone());
     rec.fill_from(&outcome);
     rec.isolation = Some(rt.sandbox.level_of(&report));
     rec.stray_processes.extend(rt.sandbox.strays_of(&report));
@@ -293,11 +316,28 @@ fn execute_inner(
     if let Some(why) = tool_infra {
         anyhow::bail!("{why}");
     }
-    runners::extract_answer(&rt.agent.spec, &outcome.stdout)
-        .map_err(|e| AgentsOwn(format!("reading the agent's result: {e}")).into())
+    let answer = runners::extract_answer(&rt.agent.spec, &outcome.stdout)
+        .map_err(|e| AgentsOwn(format!("reading the agent's result: {e}")))?;
+    phases.cleanup_ms = Some(ms_since(clock));
+    rec.phases = Some(phases);
+    Ok(answer)
+}
+
+/// Milliseconds since `t`, with microsecond resolution.
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The agent's process as the runner saw it, with the wall-clock span it ran in (µs since
+/// the epoch), which the wrapper's own stamps split into setup, agent and teardown.
+struct AgentRun {
+    outcome: RunOutcome,
+    spawn_us: u64,
+    end_us: u64,
 }
 
 /// Runs the agent once in its sandbox (`--retries` is [`execute`]'s, around the whole attempt).
+#[allow(clippy::too_many_arguments)]
 fn run_agent(
     plan: &Plan,
     d: &Dispatch,
@@ -306,12 +346,12 @@ fn run_agent(
     work: &Path,
     overlay: Option<&runners::OverlayLayers>,
     home: &runners::DispatchHome,
-) -> Result<RunOutcome> {
+    prompt_file: &Path,
+) -> Result<AgentRun> {
     let opts = &plan.options;
-    let prompt_file = home.write_prompt_file(&d.prompt)?;
     let inv = runners::Invocation {
         prompt: &d.prompt,
-        prompt_file: &prompt_file,
+        prompt_file,
         model: opts.model.as_deref(),
         workdir: work,
         harness_exe: &rt.harness_exe,
@@ -328,7 +368,13 @@ fn run_agent(
     spec.pass_env = pass;
     spec.cancel = Some(rt.cancel.clone());
     spec.set_env = rt.agent.setup.env.clone();
-    runners::run_process(&spec, &rt.groups).context("starting the agent")
+    let spawn_us = runners::unix_now_us();
+    let outcome = runners::run_process(&spec, &rt.groups).context("starting the agent")?;
+    Ok(AgentRun {
+        outcome,
+        spawn_us,
+        end_us: runners::unix_now_us(),
+    })
 }
 
 /// Whether the agent's run produced an answer to score; the reason when it did not.

@@ -30,6 +30,20 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         base_sha: "0123456789abcdef0123456789abcdef01234567".into(),
         started: "2026-01-01T00:00:00Z".into(),
         finished: "2026-01-01T00:05:00Z".into(),
+        phases: vec![
+            reports::PhaseStat {
+                phase: "checkout".into(),
+                dispatches: 12,
+                median_us: 2_150,
+                max_us: 4_900,
+            },
+            reports::PhaseStat {
+                phase: "agent".into(),
+                dispatches: 12,
+                median_us: 812_000,
+                max_us: 1_402_500,
+            },
+        ],
     }
 }
 
