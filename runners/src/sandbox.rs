@@ -620,19 +620,40 @@ const DEVICES: [&str; 5] = [
     "/dev/urandom",
 ];
 
-/// The install prefix of a resolved program: `X` for `X/bin/name`, the folder above
-/// `node_modules` for a package script, else the program's own folder.
+/// The package a resolved (link-free) program belongs to, when it has one: the
+/// `node_modules` folder of an npm install (a package and its hoisted dependencies), or `X`
+/// for `X/bin/name` (a venv, an nvm node, a self-contained prefix). `None` for a lone file
+/// (`~/.local/share/claude/versions/V`, `~/bin/agent`): its read rule is the file alone.
+/// [`holds_user_data`] then refuses a package folder that holds a home, state or config.
 fn install_prefix(program: &Path) -> Option<PathBuf> {
     let comps: Vec<_> = program.components().collect();
     if let Some(i) = comps.iter().position(|c| c.as_os_str() == "node_modules") {
-        let p: PathBuf = comps[..i].iter().collect();
+        let p: PathBuf = comps[..=i].iter().collect();
         return Some(p);
     }
     let dir = program.parent()?;
     if dir.file_name() == Some(OsStr::new("bin")) {
         return dir.parent().map(Path::to_path_buf);
     }
-    Some(dir.to_path_buf())
+    None
+}
+
+/// What a user's home holds and a program's package never does (issue 24): a folder that
+/// contains one of these is a home (or `~/.local`, with the round state under
+/// `~/.local/state/harness/rounds`), never a runtime.
+const HOME_MARKERS: [&str; 11] = [
+    ".ssh", ".gnupg", ".config", ".cache", ".local", ".aws", ".kube", ".docker", ".netrc",
+    ".bashrc", ".profile",
+];
+
+/// Whether a read rule on `p` would cover a user's home, state or config: `p` contains a
+/// home marker ([`HOME_MARKERS`], an agent memory folder), is an XDG base folder's parent,
+/// or holds a `harness/rounds` folder (past rounds' answers).
+fn holds_user_data(p: &Path) -> bool {
+    HOME_MARKERS.iter().any(|m| p.join(m).exists())
+        || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
+        || p.join("harness/rounds").exists()
+        || p.join("share").exists() && p.join("state").exists()
 }
 
 /// `#!` interpreter of a script (`/usr/bin/env node` → `node` resolved on PATH).
@@ -666,7 +687,7 @@ fn is_too_broad(p: &Path) -> bool {
         || p.parent() == Some(Path::new("/"))
             && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p)
             && p != Path::new("/opt")
-        || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
+        || !SYSTEM_DIRS.iter().any(|s| p.starts_with(s)) && holds_user_data(p)
 }
 
 /// Computes the allowed folders for one agent: system folders, the runtime of
@@ -725,15 +746,16 @@ pub fn allowed_paths(
                 }
             }
             for p in chain {
-                // The widest of: install prefix, the program's folder, the file alone, that
-                // neither is too broad nor clashes with a forbidden path. A script kept
-                // beside the repository (`~/work/agent.sh` next to `~/work/my-project`) gets
-                // its file alone; a rule dropped for a clash is said, never silent.
+                // Rules follow links: a link itself needs none (exec and open resolve it).
+                let Ok(p) = fs::canonicalize(&p) else {
+                    continue;
+                };
+                // The program's package when it has one that holds no user data, else the
+                // file alone: never its folder (`~/bin` holds the user's other scripts), never
+                // a prefix holding the home (`~` for `~/bin/x`, `~/.local` for
+                // `~/.local/bin/x`). A rule dropped for a clash is said, never silent.
                 let candidates = [
                     install_prefix(&p).filter(|x| !is_too_broad(x)),
-                    p.parent()
-                        .filter(|d| !is_too_broad(d))
-                        .map(Path::to_path_buf),
                     Some(p.clone()),
                 ];
                 match candidates.into_iter().flatten().find(|c| !clashes(c)) {

@@ -466,3 +466,124 @@ fn session_sockets_and_the_terminal_are_closed_under_auto_and_full() {
         assert_eq!(service.accepted(), 0, "{mode:?}: the service was reached");
     }
 }
+
+/// Issue 24: an agent installed the usual per-user ways gets its program and its package,
+/// never a folder holding the home: a past round's answers under
+/// `~/.local/state/harness/rounds` and `~/.ssh` stay unreadable under auto and full.
+#[test]
+fn per_user_installs_read_their_package_never_the_home() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let missing = probe().missing_for_full();
+    assert!(
+        missing.is_empty(),
+        "--sandbox full unavailable: {missing:?}"
+    );
+    // The agent: reads the two secrets and its own package's data file (`$1`, may be empty).
+    let agent = |pkg_file: &str| {
+        format!(
+            "#!/bin/sh\nout=$RESULTS\nhead -c 40 \"$SECRET_KEY\" > \"$out/key\" 2>&1; echo $? > \"$out/key.rc\"\n\
+             head -c 40 \"$PAST_ANSWER\" > \"$out/past\" 2>&1; echo $? > \"$out/past.rc\"\n\
+             if [ -n \"{pkg_file}\" ]; then cat \"{pkg_file}\" > \"$out/pkg\" 2>&1; else echo none > \"$out/pkg\"; fi\n"
+        )
+    };
+    let write_exe = |p: &Path, text: &str| {
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+        fs::set_permissions(p, fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    // (layout, a maker that lays it out in a home and returns the folder to put on PATH)
+    type MakeLayout<'a> = Box<dyn Fn(&Path) -> std::path::PathBuf + 'a>;
+    let layouts: Vec<(&str, MakeLayout)> = vec![
+        (
+            "npm global prefix ~/.local",
+            Box::new(|h: &Path| {
+                let pkg = h.join(".local/lib/node_modules/agentpkg");
+                fs::create_dir_all(&pkg).unwrap();
+                fs::write(pkg.join("data.txt"), "package data\n").unwrap();
+                write_exe(
+                    &pkg.join("cli.sh"),
+                    &agent(&pkg.join("data.txt").to_string_lossy()),
+                );
+                fs::create_dir_all(h.join(".local/bin")).unwrap();
+                symlink(
+                    "../lib/node_modules/agentpkg/cli.sh",
+                    h.join(".local/bin/agent"),
+                )
+                .unwrap();
+                h.join(".local/bin")
+            }),
+        ),
+        (
+            "~/.local/bin + ~/.local/share/claude/versions",
+            Box::new(|h: &Path| {
+                let v = h.join(".local/share/claude/versions/2.1.0");
+                write_exe(&v, &agent(""));
+                fs::create_dir_all(h.join(".local/bin")).unwrap();
+                symlink(&v, h.join(".local/bin/agent")).unwrap();
+                h.join(".local/bin")
+            }),
+        ),
+        (
+            "pipx",
+            Box::new(|h: &Path| {
+                let venv = h.join(".local/share/pipx/venvs/agent");
+                fs::create_dir_all(venv.join("lib")).unwrap();
+                fs::write(venv.join("pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+                fs::write(venv.join("lib/data.txt"), "package data\n").unwrap();
+                write_exe(
+                    &venv.join("bin/agent"),
+                    &agent(&venv.join("lib/data.txt").to_string_lossy()),
+                );
+                fs::create_dir_all(h.join(".local/bin")).unwrap();
+                symlink(venv.join("bin/agent"), h.join(".local/bin/agent")).unwrap();
+                h.join(".local/bin")
+            }),
+        ),
+        (
+            "~/bin",
+            Box::new(|h: &Path| {
+                write_exe(&h.join("bin/agent"), &agent(""));
+                h.join("bin")
+            }),
+        ),
+    ];
+    for (name, make) in &layouts {
+        for mode in [SandboxMode::Auto, SandboxMode::Full] {
+            let f = fixture(mode);
+            let user = tempfile::tempdir().unwrap();
+            let h = user.path().join("home");
+            fs::create_dir_all(h.join(".ssh")).unwrap();
+            fs::write(h.join(".ssh/id_ed25519"), "PRIVATE KEY\n").unwrap();
+            let rounds = h.join(".local/state/harness/rounds/old");
+            fs::create_dir_all(&rounds).unwrap();
+            fs::write(rounds.join("answer.txt"), "ARM ANSWER\n").unwrap();
+            let bin = make(&h);
+            std::env::set_var("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+            std::env::set_var("RESULTS", &f.results);
+            std::env::set_var("SECRET_KEY", h.join(".ssh/id_ed25519"));
+            std::env::set_var("PAST_ANSWER", rounds.join("answer.txt"));
+            let code = run_sandboxed(&f.req, &["agent".into()]).expect("wrapper runs");
+            let iso = read_report(&f.req.report).unwrap();
+            assert_eq!(code, 0, "{name} {mode:?}: {iso:?}");
+            for secret in ["key", "past"] {
+                assert_ne!(
+                    result(&f, &format!("{secret}.rc")),
+                    "0",
+                    "{name} {mode:?}: {secret} read: {}",
+                    result(&f, secret)
+                );
+                assert!(
+                    result(&f, secret).contains("Permission denied"),
+                    "{name} {mode:?}: {}",
+                    result(&f, secret)
+                );
+            }
+            let pkg = result(&f, "pkg");
+            assert!(
+                pkg == "none" || pkg == "package data",
+                "{name} {mode:?}: own package unreadable: {pkg}"
+            );
+        }
+    }
+}
