@@ -541,6 +541,34 @@ pub fn doctor(json: bool, preflight: bool) -> Result<Exit> {
             (None, None) => "UNAVAILABLE".into(),
         },
     ));
+    lines.push((
+        "landlock scope".into(),
+        match caps.landlock_abi {
+            Some(abi) if abi >= runners::sandbox::LANDLOCK_SCOPE_ABI => {
+                "yes (abstract UNIX sockets and signals scoped to the sandbox)".into()
+            }
+            Some(abi) => format!(
+                "NO (ABI {abi} < {}: abstract sockets and signals not scoped)",
+                runners::sandbox::LANDLOCK_SCOPE_ABI
+            ),
+            None => "NO (no Landlock)".into(),
+        },
+    ));
+    lines.push((
+        "seccomp".into(),
+        if caps.seccomp {
+            "yes (auto and full refuse UNIX sockets, TIOCSTI, TIOCLINUX, io_uring)".into()
+        } else {
+            format!(
+                "NO ({}): session sockets and terminal injection not closed",
+                clean_line(caps.seccomp_error.as_deref().unwrap_or("unavailable"), 120)
+            )
+        },
+    ));
+    lines.push((
+        "terminal".into(),
+        "agents start in a new session (no controlling terminal, stdin a pipe or /dev/null)".into(),
+    ));
     lines.push(("user namespaces".into(), yes_no(caps.userns)));
     lines.push(("pid namespace".into(), yes_no(caps.pidns)));
     lines.push(("fresh /proc".into(), yes_no(caps.mount_proc)));

@@ -18,6 +18,7 @@ pub mod process;
 pub mod reap;
 pub mod sandbox;
 pub mod search;
+pub mod seccomp;
 pub mod temproot;
 
 pub use activity::{infrastructure_failure, read_activity, AgentActivity};

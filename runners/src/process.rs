@@ -1,7 +1,7 @@
 //! Runs one agent invocation as a child process: allowlisted environment, fresh home,
-//! its own process group, a timeout and a cancel flag that kill the whole group, and
-//! stdout/stderr drained on threads so a chatty agent cannot deadlock the harness
-//! (DESIGN §4).
+//! its own session and process group (no controlling terminal; stdin a pipe or
+//! `/dev/null`), a timeout and a cancel flag that kill the whole group, and stdout/stderr
+//! drained on threads so a chatty agent cannot deadlock the harness (DESIGN §4).
 
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
@@ -566,8 +566,21 @@ pub fn run(spec: &RunSpec, groups: &ProcessGroups) -> Result<RunOutcome> {
             Stdio::null()
         })
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
+    // A new session (issue 25), not only a new process group: without a controlling
+    // terminal the agent cannot open `/dev/tty`, and `TIOCSTI` (pushing a command into the
+    // input of the terminal the harness was started from, which the user's shell runs once
+    // the round ends) needs the terminal to be the caller's own. The session leader is also
+    // the group leader, so the timeout still signals the whole group by its pid.
+    // SAFETY: setsid(2) is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
 
     let started = SystemTime::now();
     let t0 = Instant::now();

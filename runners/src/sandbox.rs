@@ -145,6 +145,10 @@ pub struct Isolation {
     pub mountns_proc: bool,
     /// Landlock result, `None` when not attempted.
     pub landlock: Option<LandlockApplied>,
+    /// The system-call filter ([`crate::seccomp`]: no UNIX sockets, no `TIOCSTI`, no
+    /// io_uring) was installed; asked for by `auto` and `full`.
+    #[serde(default)]
+    pub seccomp: bool,
     /// `full`, `landlock`, `none` or `partial: missing …`.
     pub level: String,
     /// Layers asked for and not applied, each with its reason.
@@ -179,6 +183,26 @@ pub fn unix_now_us() -> u64 {
 }
 
 impl Isolation {
+    /// Nothing applied yet, for `mode`.
+    fn requested(mode: SandboxMode) -> Isolation {
+        Isolation {
+            mode,
+            userns: false,
+            pidns: false,
+            mountns_proc: false,
+            landlock: None,
+            seccomp: false,
+            level: String::new(),
+            missing: Vec::new(),
+            refused: false,
+            exec_error: None,
+            stray_processes: Vec::new(),
+            program_refusals: Vec::new(),
+            exec_unix_us: None,
+            agent_end_unix_us: None,
+        }
+    }
+
     fn compute_level(&mut self) {
         let ll_full = self
             .landlock
@@ -188,16 +212,12 @@ impl Isolation {
             .landlock
             .as_ref()
             .is_some_and(|l| l.status != "not_enforced");
-        self.level = if self.userns && self.pidns && self.mountns_proc && ll_full {
+        let ns_none = !self.userns && !self.pidns && !self.mountns_proc && !self.seccomp;
+        self.level = if self.userns && self.pidns && self.mountns_proc && ll_full && self.seccomp {
             "full".into()
-        } else if !self.userns
-            && !self.pidns
-            && !self.mountns_proc
-            && ll_full
-            && self.mode == SandboxMode::Landlock
-        {
+        } else if ns_none && ll_full && self.mode == SandboxMode::Landlock {
             "landlock".into()
-        } else if !self.userns && !self.pidns && !self.mountns_proc && !ll_any {
+        } else if ns_none && !ll_any {
             "none".into()
         } else {
             let mut missing: Vec<&str> = Vec::new();
@@ -216,6 +236,9 @@ impl Isolation {
                 } else {
                     "landlock"
                 });
+            }
+            if !self.seccomp && self.mode.wants_namespaces() {
+                missing.push("seccomp");
             }
             format!("partial: missing {}", missing.join(", "))
         };
@@ -237,7 +260,17 @@ pub struct Capabilities {
     pub mount_proc: bool,
     /// Reasons for each namespace layer that failed.
     pub namespace_errors: Vec<String>,
+    /// The system-call filter ([`crate::seccomp`]) installs and refuses `socket(AF_UNIX)`
+    /// here (tried in a short-lived child).
+    #[serde(default)]
+    pub seccomp: bool,
+    /// Why the filter does not work here, if it does not.
+    #[serde(default)]
+    pub seccomp_error: Option<String>,
 }
+
+/// The Landlock ABI that scopes abstract UNIX sockets and signals to the sandbox.
+pub const LANDLOCK_SCOPE_ABI: i32 = 6;
 
 impl Capabilities {
     /// The layers `full` needs that are missing here.
@@ -252,10 +285,20 @@ impl Capabilities {
         if !self.mount_proc {
             m.push("fresh /proc mount".to_string());
         }
-        if self.landlock_abi.is_none() {
-            m.push(format!(
+        match self.landlock_abi {
+            None => m.push(format!(
                 "Landlock ({})",
                 self.landlock_error.as_deref().unwrap_or("unavailable")
+            )),
+            Some(abi) if abi < LANDLOCK_SCOPE_ABI => m.push(format!(
+                "Landlock ABI {LANDLOCK_SCOPE_ABI} (scoping of abstract UNIX sockets and signals; this kernel has ABI {abi})"
+            )),
+            Some(_) => {}
+        }
+        if !self.seccomp {
+            m.push(format!(
+                "seccomp filter for UNIX sockets and TIOCSTI ({})",
+                self.seccomp_error.as_deref().unwrap_or("unavailable")
             ));
         }
         m
@@ -476,7 +519,13 @@ pub fn probe() -> Capabilities {
         pidns: false,
         mount_proc: false,
         namespace_errors: Vec::new(),
+        seccomp: false,
+        seccomp_error: None,
     };
+    match crate::seccomp::probe() {
+        Ok(()) => caps.seccomp = true,
+        Err(e) => caps.seccomp_error = Some(e),
+    }
     for flags in [NS_FULL, NS_PRIV] {
         let with_user = flags & libc::CLONE_NEWUSER != 0;
         let label = if with_user {
@@ -578,28 +627,51 @@ const SYSTEM_DIRS: [&str; 9] = [
     "/etc",
     "/run/current-system",
 ];
-const DEVICES: [&str; 6] = [
+/// Device files an agent may open. Never `/dev/tty` or `/dev/pts` (issue 25): the terminal
+/// the harness was started from is the user's, and whatever is written to it or pushed into
+/// its input queue lands outside every sandbox.
+const DEVICES: [&str; 5] = [
     "/dev/null",
     "/dev/zero",
     "/dev/full",
     "/dev/random",
     "/dev/urandom",
-    "/dev/tty",
 ];
 
-/// The install prefix of a resolved program: `X` for `X/bin/name`, the folder above
-/// `node_modules` for a package script, else the program's own folder.
+/// The package a resolved (link-free) program belongs to, when it has one: the
+/// `node_modules` folder of an npm install (a package and its hoisted dependencies), or `X`
+/// for `X/bin/name` (a venv, an nvm node, a self-contained prefix). `None` for a lone file
+/// (`~/.local/share/claude/versions/V`, `~/bin/agent`): its read rule is the file alone.
+/// [`holds_user_data`] then refuses a package folder that holds a home, state or config.
 fn install_prefix(program: &Path) -> Option<PathBuf> {
     let comps: Vec<_> = program.components().collect();
     if let Some(i) = comps.iter().position(|c| c.as_os_str() == "node_modules") {
-        let p: PathBuf = comps[..i].iter().collect();
+        let p: PathBuf = comps[..=i].iter().collect();
         return Some(p);
     }
     let dir = program.parent()?;
     if dir.file_name() == Some(OsStr::new("bin")) {
         return dir.parent().map(Path::to_path_buf);
     }
-    Some(dir.to_path_buf())
+    None
+}
+
+/// What a user's home holds and a program's package never does (issue 24): a folder that
+/// contains one of these is a home (or `~/.local`, with the round state under
+/// `~/.local/state/harness/rounds`), never a runtime.
+const HOME_MARKERS: [&str; 11] = [
+    ".ssh", ".gnupg", ".config", ".cache", ".local", ".aws", ".kube", ".docker", ".netrc",
+    ".bashrc", ".profile",
+];
+
+/// Whether a read rule on `p` would cover a user's home, state or config: `p` contains a
+/// home marker ([`HOME_MARKERS`], an agent memory folder), is an XDG base folder's parent,
+/// or holds a `harness/rounds` folder (past rounds' answers).
+fn holds_user_data(p: &Path) -> bool {
+    HOME_MARKERS.iter().any(|m| p.join(m).exists())
+        || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
+        || p.join("harness/rounds").exists()
+        || p.join("share").exists() && p.join("state").exists()
 }
 
 /// `#!` interpreter of a script (`/usr/bin/env node` → `node` resolved on PATH).
@@ -633,7 +705,7 @@ fn is_too_broad(p: &Path) -> bool {
         || p.parent() == Some(Path::new("/"))
             && !SYSTEM_DIRS.iter().any(|s| Path::new(s) == p)
             && p != Path::new("/opt")
-        || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
+        || !SYSTEM_DIRS.iter().any(|s| p.starts_with(s)) && holds_user_data(p)
 }
 
 /// Computes the allowed folders for one agent: system folders, the runtime of
@@ -692,15 +764,16 @@ pub fn allowed_paths(
                 }
             }
             for p in chain {
-                // The widest of: install prefix, the program's folder, the file alone, that
-                // neither is too broad nor clashes with a forbidden path. A script kept
-                // beside the repository (`~/work/agent.sh` next to `~/work/my-project`) gets
-                // its file alone; a rule dropped for a clash is said, never silent.
+                // Rules follow links: a link itself needs none (exec and open resolve it).
+                let Ok(p) = fs::canonicalize(&p) else {
+                    continue;
+                };
+                // The program's package when it has one that holds no user data, else the
+                // file alone: never its folder (`~/bin` holds the user's other scripts), never
+                // a prefix holding the home (`~` for `~/bin/x`, `~/.local` for
+                // `~/.local/bin/x`). A rule dropped for a clash is said, never silent.
                 let candidates = [
                     install_prefix(&p).filter(|x| !is_too_broad(x)),
-                    p.parent()
-                        .filter(|d| !is_too_broad(d))
-                        .map(Path::to_path_buf),
                     Some(p.clone()),
                 ];
                 match candidates.into_iter().flatten().find(|c| !clashes(c)) {
@@ -884,11 +957,140 @@ fn cstring(s: &OsStr) -> Result<CString> {
         .map_err(|_| Error::Sandbox(format!("NUL byte in `{}`", s.to_string_lossy())))
 }
 
-/// Child status record: private-mount errno, proc-mount errno, landlock code
-/// (0 not attempted, 1 full, 2 partial, 3 not enforced, 4 error), landlock ABI,
-/// landlock errno, refused flag, overlay code (0 mounted or not asked, else
-/// [`crate::overlay::describe_code`]).
-const REC_LEN: usize = 28;
+/// What the sandbox child reports through its status pipe before it execs the agent: one
+/// fixed-size record of native-endian `i32`s, written with plain system calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ChildRecord {
+    /// errno of making `/` private (0: done).
+    private_errno: i32,
+    /// errno of mounting the fresh `/proc` (0: done).
+    proc_errno: i32,
+    /// Landlock: 0 not attempted, 1 full, 2 partial, 3 not enforced, 4 error.
+    landlock_code: i32,
+    /// The ABI Landlock was enforced at.
+    landlock_abi: i32,
+    /// errno of a failed `restrict_self`.
+    landlock_errno: i32,
+    /// 1 when the child refused to start the agent.
+    refused: i32,
+    /// 0 mounted or not asked, else [`crate::overlay::describe_code`].
+    overlay_code: i32,
+    /// The system-call filter: [`SECCOMP_NOT_ASKED`], 0 installed, else the errno.
+    seccomp: i32,
+}
+
+/// [`ChildRecord::seccomp`] when the mode does not ask for the filter.
+const SECCOMP_NOT_ASKED: i32 = -1;
+
+const REC_FIELDS: usize = 8;
+const REC_LEN: usize = REC_FIELDS * 4;
+
+impl ChildRecord {
+    fn fields(&self) -> [i32; REC_FIELDS] {
+        [
+            self.private_errno,
+            self.proc_errno,
+            self.landlock_code,
+            self.landlock_abi,
+            self.landlock_errno,
+            self.refused,
+            self.overlay_code,
+            self.seccomp,
+        ]
+    }
+
+    fn to_bytes(self) -> [u8; REC_LEN] {
+        let mut rec = [0u8; REC_LEN];
+        for (i, v) in self.fields().iter().enumerate() {
+            rec[i * 4..i * 4 + 4].copy_from_slice(&v.to_ne_bytes());
+        }
+        rec
+    }
+
+    fn from_bytes(rec: &[u8; REC_LEN]) -> ChildRecord {
+        let f = |i: usize| i32::from_ne_bytes(rec[i * 4..i * 4 + 4].try_into().unwrap_or_default());
+        ChildRecord {
+            private_errno: f(0),
+            proc_errno: f(1),
+            landlock_code: f(2),
+            landlock_abi: f(3),
+            landlock_errno: f(4),
+            refused: f(5),
+            overlay_code: f(6),
+            seccomp: f(7),
+        }
+    }
+}
+
+/// The agent's program and its argv/envp as C arrays, built before the clone (the child
+/// makes no allocation).
+struct AgentExec {
+    program: PathBuf,
+    prog_c: CString,
+    _argv_c: Vec<CString>,
+    _envp_c: Vec<CString>,
+    argv_p: Vec<*const libc::c_char>,
+    envp_p: Vec<*const libc::c_char>,
+}
+
+impl AgentExec {
+    /// Resolves `agent_argv[0]` on `PATH` and builds the exec arrays from this process's
+    /// environment (the runner's allowlisted one).
+    fn prepare(agent_argv: &[OsString], path_var: Option<&OsStr>) -> Result<AgentExec> {
+        let program = resolve_program(&agent_argv[0], path_var).ok_or_else(|| {
+            Error::Sandbox(format!(
+                "agent program `{}` not found on PATH",
+                agent_argv[0].to_string_lossy()
+            ))
+        })?;
+        let prog_c = cstring(program.as_os_str())?;
+        let argv_c: Vec<CString> = agent_argv
+            .iter()
+            .map(|a| cstring(a))
+            .collect::<Result<_>>()?;
+        let envp_c: Vec<CString> = std::env::vars_os()
+            .map(|(k, v)| {
+                let mut kv = k;
+                kv.push("=");
+                kv.push(v);
+                cstring(&kv)
+            })
+            .collect::<Result<_>>()?;
+        let mut argv_p: Vec<*const libc::c_char> = argv_c.iter().map(|c| c.as_ptr()).collect();
+        argv_p.push(std::ptr::null());
+        let mut envp_p: Vec<*const libc::c_char> = envp_c.iter().map(|c| c.as_ptr()).collect();
+        envp_p.push(std::ptr::null());
+        Ok(AgentExec {
+            program,
+            prog_c,
+            _argv_c: argv_c,
+            _envp_c: envp_c,
+            argv_p,
+            envp_p,
+        })
+    }
+}
+
+/// What the sandbox child is to do between `clone` and `exec`, fixed before the clone.
+struct ChildPlan<'a> {
+    flags: libc::c_int,
+    /// `full`: any layer missing refuses the agent.
+    strict: bool,
+    /// Landlock was asked for and its ruleset could not even be built.
+    landlock_failed_before: bool,
+    /// Install the system-call filter ([`crate::seccomp`]): `auto` and `full`.
+    seccomp: bool,
+    overlay: Option<&'a crate::overlay::PreparedOverlay>,
+    exec: &'a AgentExec,
+}
+
+/// The sandbox child just started by [`start_sandbox_child`].
+struct StartedChild {
+    pid: libc::pid_t,
+    flags: libc::c_int,
+    /// Read end of the child's status pipe ([`ChildRecord`], then an exec errno).
+    status: OwnedFd,
+}
 
 /// The wrapper body: enters the layers the mode asks for, runs the agent, writes the
 /// report and returns the exit code to exit with (the agent's, or 128+signal,
@@ -905,169 +1107,113 @@ pub fn run_sandboxed_with(
     wait_agent: fn(libc::pid_t) -> std::io::Result<libc::c_int>,
 ) -> Result<i32> {
     let path_var = std::env::var_os("PATH");
-    let program = resolve_program(&agent_argv[0], path_var.as_deref()).ok_or_else(|| {
-        Error::Sandbox(format!(
-            "agent program `{}` not found on PATH",
-            agent_argv[0].to_string_lossy()
-        ))
-    })?;
-    let prog_c = cstring(program.as_os_str())?;
-    let argv_c: Vec<CString> = agent_argv
-        .iter()
-        .map(|a| cstring(a))
-        .collect::<Result<_>>()?;
-    let envp_c: Vec<CString> = std::env::vars_os()
-        .map(|(k, v)| {
-            let mut kv = k;
-            kv.push("=");
-            kv.push(v);
-            cstring(&kv)
-        })
-        .collect::<Result<_>>()?;
-    let mut argv_p: Vec<*const libc::c_char> = argv_c.iter().map(|c| c.as_ptr()).collect();
-    argv_p.push(std::ptr::null());
-    let mut envp_p: Vec<*const libc::c_char> = envp_c.iter().map(|c| c.as_ptr()).collect();
-    envp_p.push(std::ptr::null());
-
-    let mut iso = Isolation {
-        mode: req.mode,
-        userns: false,
-        pidns: false,
-        mountns_proc: false,
-        landlock: None,
-        level: String::new(),
-        missing: Vec::new(),
-        refused: false,
-        exec_error: None,
-        stray_processes: Vec::new(),
-        program_refusals: Vec::new(),
-        exec_unix_us: None,
-        agent_end_unix_us: None,
-    };
-
-    let mut ruleset: Option<RulesetCreated> = None;
-    if req.mode.wants_landlock() {
-        match landlock_abi() {
-            Err(e) => iso.missing.push(format!("landlock: {e}")),
-            Ok(_) => {
-                let allowed = allowed_paths(req, agent_argv, path_var.as_deref());
-                iso.program_refusals = allowed.program_refusals.clone();
-                match build_ruleset(&allowed) {
-                    Ok(r) => ruleset = Some(r),
-                    Err(e) => iso.missing.push(format!("landlock: {e}")),
-                }
-            }
-        }
-    }
-    let proc_c = c"/proc";
-    let strict = req.mode == SandboxMode::Full;
-    let ll_failed_before = req.mode.wants_landlock() && ruleset.is_none();
-
-    let attempts: Vec<libc::c_int> = if req.mode.wants_namespaces() {
-        vec![NS_FULL, NS_PRIV, 0]
-    } else {
-        vec![0]
-    };
+    let exec = AgentExec::prepare(agent_argv, path_var.as_deref())?;
+    let mut iso = Isolation::requested(req.mode);
+    let mut ruleset = landlock_ruleset_for(req, agent_argv, path_var.as_deref(), &mut iso);
     let overlay = req
         .overlay
         .as_ref()
         .map(crate::overlay::OverlayLayers::prepare)
         .transpose()?;
-    let mut started: Option<(libc::pid_t, libc::c_int, OwnedFd)> = None;
-    for flags in attempts {
+    let landlock_failed_before = req.mode.wants_landlock() && ruleset.is_none();
+    let plan = |flags| ChildPlan {
+        flags,
+        strict: req.mode == SandboxMode::Full,
+        landlock_failed_before,
+        seccomp: req.mode.wants_namespaces(),
+        overlay: overlay.as_ref(),
+        exec: &exec,
+    };
+    let child = start_sandbox_child(req.mode, plan, &mut ruleset, &mut iso)?;
+    drop(ruleset);
+    record_namespaces(&mut iso, req.mode, child.flags);
+
+    let (record, exec_errno) = read_child_status(&child.status);
+    // The pipe closes on exec (close-on-exec) or carries exec's errno: either way setup is over.
+    let setup_done_us = unix_now_us();
+    drop(child.status);
+    let wait = || {
+        wait_agent(child.pid)
+            .map_err(|e| Error::os(format!("waiting for sandbox child {}", child.pid), e))
+    };
+    let Some(record) = record else {
+        wait()?;
+        iso.refused = true;
+        iso.missing
+            .push("sandbox child ended before reporting".into());
+        iso.compute_level();
+        write_report(&req.report, &iso)?;
+        return Ok(EXIT_SANDBOX_REFUSED);
+    };
+    record_child_layers(&mut iso, req.mode, child.flags, &record);
+    match exec_errno {
+        Some(errno) => record_exec_failure(&mut iso, &exec.program, errno),
+        None => iso.exec_unix_us = Some(setup_done_us),
+    }
+    iso.compute_level();
+    // Written before the wait: the agent is running by now, and a wrapper killed by a
+    // timeout must still leave the level its agent ran under.
+    write_report(&req.report, &iso)?;
+    let status = wait()?;
+    iso.agent_end_unix_us = Some(unix_now_us());
+    write_report(&req.report, &iso)?;
+    Ok(exit_code_of(status))
+}
+
+/// Phase 1: the Landlock ruleset for this agent (`None` when the mode asks for none or it
+/// cannot be built; the reason goes into `iso`).
+fn landlock_ruleset_for(
+    req: &SandboxRequest,
+    agent_argv: &[OsString],
+    path_var: Option<&OsStr>,
+    iso: &mut Isolation,
+) -> Option<RulesetCreated> {
+    if !req.mode.wants_landlock() {
+        return None;
+    }
+    if let Err(e) = landlock_abi() {
+        iso.missing.push(format!("landlock: {e}"));
+        return None;
+    }
+    let allowed = allowed_paths(req, agent_argv, path_var);
+    iso.program_refusals = allowed.program_refusals.clone();
+    match build_ruleset(&allowed) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            iso.missing.push(format!("landlock: {e}"));
+            None
+        }
+    }
+}
+
+/// Phase 2: clones the sandbox child, trying user + PID + mount namespaces, then PID +
+/// mount, then none (`auto`/`full`; other modes: none only), maps its ids and lets it go.
+fn start_sandbox_child<'a>(
+    mode: SandboxMode,
+    plan: impl Fn(libc::c_int) -> ChildPlan<'a>,
+    ruleset: &mut Option<RulesetCreated>,
+    iso: &mut Isolation,
+) -> Result<StartedChild> {
+    let attempts: &[libc::c_int] = if mode.wants_namespaces() {
+        &[NS_FULL, NS_PRIV, 0]
+    } else {
+        &[0]
+    };
+    for &flags in attempts {
         let (sync_r, sync_w) = pipe_cloexec().map_err(|e| Error::os("pipe", e))?;
         let (st_r, st_w) = pipe_cloexec().map_err(|e| Error::os("pipe", e))?;
         let pid = match clone_with(flags) {
             Ok(p) => p,
-            Err(e) => {
-                if flags != 0 {
-                    iso.missing.push(format!("{}: clone: {e}", ns_label(flags)));
-                    continue;
-                }
-                return Err(Error::os("fork of the sandbox child", e));
+            Err(e) if flags != 0 => {
+                iso.missing.push(format!("{}: clone: {e}", ns_label(flags)));
+                continue;
             }
+            Err(e) => return Err(Error::os("fork of the sandbox child", e)),
         };
         if pid == 0 {
-            // Child: only system calls from here to exec.
             drop(sync_w);
             drop(st_r);
-            // The agent dies with the wrapper. The runner's timeout signals the wrapper's
-            // process group, which an agent leaves with `setsid`; as PID 1 of its own
-            // namespace it would then outlive the round. Set before the sync read: a
-            // wrapper that died earlier shows as EOF there.
-            // SAFETY: prctl with integer arguments only.
-            unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
-            let mut b = [0u8; 1];
-            if read_full(&sync_r, &mut b) != 1 {
-                // SAFETY: leave the child without unwinding into the parent's code.
-                unsafe { libc::_exit(EXIT_SANDBOX_REFUSED) };
-            }
-            let (mut priv_e, mut proc_e) = (0, 0);
-            if flags & libc::CLONE_NEWNS != 0 {
-                (priv_e, proc_e) = mount_fresh_proc();
-            }
-            let ovl_code = mount_overlay_in_child(overlay.as_ref(), flags, priv_e);
-            let (mut ll_code, mut ll_abi, mut ll_errno) = (0i32, 0i32, 0i32);
-            if let Some(rs) = ruleset.take() {
-                // SAFETY: open(2) with a static path; the fd is handed to the rule.
-                let fd = unsafe { libc::open(proc_c.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
-                let rs = if fd >= 0 {
-                    // SAFETY: fd was just opened and is owned here.
-                    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
-                    rs.add_rule(PathBeneath::new(
-                        owned,
-                        AccessFs::ReadFile | AccessFs::ReadDir,
-                    ))
-                } else {
-                    Ok(rs)
-                };
-                let rs = rs.and_then(|r| allow_mounted_overlay(r, overlay.as_ref(), ovl_code));
-                match rs.and_then(|r| r.restrict_self()) {
-                    Ok(st) => {
-                        ll_code = match st.ruleset {
-                            RulesetStatus::FullyEnforced => 1,
-                            RulesetStatus::PartiallyEnforced => 2,
-                            RulesetStatus::NotEnforced => 3,
-                        };
-                        ll_abi = ABI::from(st.landlock) as i32;
-                    }
-                    Err(_) => {
-                        ll_code = 4;
-                        ll_errno = errno();
-                    }
-                }
-            }
-            let ns_missing = flags != NS_FULL || priv_e != 0 || proc_e != 0;
-            // An overlay checkout that is not mounted is an empty folder: never run in it.
-            let refused =
-                strict && (ns_missing || ll_failed_before || ll_code != 1) || ovl_code != 0;
-            let mut rec = [0u8; REC_LEN];
-            for (i, v) in [
-                priv_e,
-                proc_e,
-                ll_code,
-                ll_abi,
-                ll_errno,
-                refused as i32,
-                ovl_code,
-            ]
-            .iter()
-            .enumerate()
-            {
-                rec[i * 4..i * 4 + 4].copy_from_slice(&v.to_ne_bytes());
-            }
-            write_all_raw(st_w.as_raw_fd(), &rec);
-            if refused {
-                // SAFETY: as above.
-                unsafe { libc::_exit(EXIT_SANDBOX_REFUSED) };
-            }
-            // SAFETY: argv/envp are NUL-terminated arrays of valid C strings built
-            // before the clone.
-            unsafe { libc::execve(prog_c.as_ptr(), argv_p.as_ptr(), envp_p.as_ptr()) };
-            let e = errno();
-            write_all_raw(st_w.as_raw_fd(), &e.to_ne_bytes());
-            // SAFETY: as above.
-            unsafe { libc::_exit(EXIT_EXEC_FAILED) };
+            sandbox_child(&plan(flags), ruleset, &sync_r, &st_w);
         }
         drop(sync_r);
         drop(st_w);
@@ -1080,132 +1226,229 @@ pub fn run_sandboxed_with(
             }
         }
         write_all_raw(sync_w.as_raw_fd(), &[1]);
-        drop(sync_w);
-        started = Some((pid, flags, st_r));
-        break;
+        return Ok(StartedChild {
+            pid,
+            flags,
+            status: st_r,
+        });
     }
-    drop(ruleset);
-    let (pid, flags, st_r) =
-        started.ok_or_else(|| Error::Sandbox("no sandbox child could be started".into()))?;
+    Err(Error::Sandbox("no sandbox child could be started".into()))
+}
+
+/// The sandbox child, from `clone` to `exec`: only system calls (plus the Landlock
+/// crate's rule calls). Never returns.
+fn sandbox_child(
+    plan: &ChildPlan<'_>,
+    ruleset: &mut Option<RulesetCreated>,
+    go: &OwnedFd,
+    status: &OwnedFd,
+) -> ! {
+    die_with_the_wrapper();
+    let mut b = [0u8; 1];
+    if read_full(go, &mut b) != 1 {
+        // SAFETY: leave the child without unwinding into the parent's code.
+        unsafe { libc::_exit(EXIT_SANDBOX_REFUSED) };
+    }
+    let mut rec = ChildRecord::default();
+    if plan.flags & libc::CLONE_NEWNS != 0 {
+        (rec.private_errno, rec.proc_errno) = mount_fresh_proc();
+    }
+    rec.overlay_code = mount_overlay_in_child(plan.overlay, plan.flags, rec.private_errno);
+    if let Some(rs) = ruleset.take() {
+        (rec.landlock_code, rec.landlock_abi, rec.landlock_errno) =
+            restrict_self_in_child(rs, plan.overlay, rec.overlay_code);
+    }
+    rec.seccomp = if plan.seccomp {
+        crate::seccomp::install()
+    } else {
+        SECCOMP_NOT_ASKED
+    };
+    let ns_missing = plan.flags != NS_FULL || rec.private_errno != 0 || rec.proc_errno != 0;
+    let layer_missing =
+        ns_missing || plan.landlock_failed_before || rec.landlock_code != 1 || rec.seccomp != 0;
+    // An overlay checkout that is not mounted is an empty folder: never run in it.
+    let refused = plan.strict && layer_missing || rec.overlay_code != 0;
+    rec.refused = refused as i32;
+    write_all_raw(status.as_raw_fd(), &rec.to_bytes());
+    if refused {
+        // SAFETY: as above.
+        unsafe { libc::_exit(EXIT_SANDBOX_REFUSED) };
+    }
+    // SAFETY: argv/envp are NUL-terminated arrays of valid C strings built before the clone.
+    unsafe {
+        libc::execve(
+            plan.exec.prog_c.as_ptr(),
+            plan.exec.argv_p.as_ptr(),
+            plan.exec.envp_p.as_ptr(),
+        )
+    };
+    let e = errno();
+    write_all_raw(status.as_raw_fd(), &e.to_ne_bytes());
+    // SAFETY: as above.
+    unsafe { libc::_exit(EXIT_EXEC_FAILED) };
+}
+
+/// In the child: the agent dies with the wrapper. The runner's timeout signals the
+/// wrapper's process group, which an agent leaves with `setsid`; as PID 1 of its own
+/// namespace it would then outlive the round. Set before the go-ahead read: a wrapper that
+/// died earlier shows as EOF there.
+fn die_with_the_wrapper() {
+    // SAFETY: prctl with integer arguments only.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
+}
+
+/// In the child: adds the rule on the fresh `/proc` (and the mounted overlay) and
+/// restricts itself. Returns (code, ABI, errno) as in [`ChildRecord`].
+fn restrict_self_in_child(
+    rs: RulesetCreated,
+    overlay: Option<&crate::overlay::PreparedOverlay>,
+    overlay_code: i32,
+) -> (i32, i32, i32) {
+    // SAFETY: open(2) with a static path; the fd is handed to the rule.
+    let fd = unsafe { libc::open(c"/proc".as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    let rs = if fd >= 0 {
+        // SAFETY: fd was just opened and is owned here.
+        let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+        rs.add_rule(PathBeneath::new(
+            owned,
+            AccessFs::ReadFile | AccessFs::ReadDir,
+        ))
+    } else {
+        Ok(rs)
+    };
+    let rs = rs.and_then(|r| allow_mounted_overlay(r, overlay, overlay_code));
+    match rs.and_then(|r| r.restrict_self()) {
+        Ok(st) => (
+            match st.ruleset {
+                RulesetStatus::FullyEnforced => 1,
+                RulesetStatus::PartiallyEnforced => 2,
+                RulesetStatus::NotEnforced => 3,
+            },
+            ABI::from(st.landlock) as i32,
+            0,
+        ),
+        Err(_) => (4, 0, errno()),
+    }
+}
+
+/// Phase 3: reads the child's record and, after it, the errno of a failed exec (none when
+/// the exec succeeded and closed the pipe).
+fn read_child_status(fd: &OwnedFd) -> (Option<ChildRecord>, Option<i32>) {
+    let mut rec = [0u8; REC_LEN];
+    if read_full(fd, &mut rec) != REC_LEN {
+        return (None, None);
+    }
+    let mut exec_errno = [0u8; 4];
+    let errno = (read_full(fd, &mut exec_errno) == 4).then(|| i32::from_ne_bytes(exec_errno));
+    (Some(ChildRecord::from_bytes(&rec)), errno)
+}
+
+/// Which namespaces the started child entered.
+fn record_namespaces(iso: &mut Isolation, mode: SandboxMode, flags: libc::c_int) {
     iso.userns = flags & libc::CLONE_NEWUSER != 0;
     iso.pidns = flags & libc::CLONE_NEWPID != 0;
-    if !iso.userns
-        && req.mode.wants_namespaces()
-        && !iso.missing.iter().any(|m| m.starts_with("user"))
+    if !iso.userns && mode.wants_namespaces() && !iso.missing.iter().any(|m| m.starts_with("user"))
     {
         iso.missing.push("user namespace: not entered".into());
     }
+}
 
-    let mut rec = [0u8; REC_LEN];
-    let got = read_full(&st_r, &mut rec);
-    let mut exec_errno = [0u8; 4];
-    let exec_got = if got == REC_LEN {
-        read_full(&st_r, &mut exec_errno)
-    } else {
-        0
-    };
-    // The pipe closes on exec (close-on-exec) or carries exec's errno: either way setup is over.
-    let setup_done_us = unix_now_us();
-    drop(st_r);
-    let wait =
-        || wait_agent(pid).map_err(|e| Error::os(format!("waiting for sandbox child {pid}"), e));
-
-    if got != REC_LEN {
-        wait()?;
-        iso.refused = true;
-        iso.missing
-            .push("sandbox child ended before reporting".into());
-        iso.compute_level();
-        write_report(&req.report, &iso)?;
-        return Ok(EXIT_SANDBOX_REFUSED);
-    }
-    let field = |i: usize| i32::from_ne_bytes(rec[i * 4..i * 4 + 4].try_into().unwrap_or_default());
-    let (priv_e, proc_e, ll_code, ll_abi, ll_errno, refused) =
-        (field(0), field(1), field(2), field(3), field(4), field(5));
-    if field(6) != 0 {
+/// Phase 4: what the child applied, from its record, into the report.
+fn record_child_layers(
+    iso: &mut Isolation,
+    mode: SandboxMode,
+    flags: libc::c_int,
+    rec: &ChildRecord,
+) {
+    if rec.overlay_code != 0 {
         iso.missing.push(format!(
             "overlay checkout: {}",
-            crate::overlay::describe_code(field(6))
+            crate::overlay::describe_code(rec.overlay_code)
         ));
     }
     if flags & libc::CLONE_NEWNS != 0 {
-        if priv_e != 0 {
+        if rec.private_errno != 0 {
             iso.missing.push(format!(
                 "fresh /proc: making / private: {}",
-                describe_errno(priv_e)
+                describe_errno(rec.private_errno)
             ));
-        } else if proc_e != 0 {
-            iso.missing
-                .push(format!("fresh /proc: mount: {}", describe_errno(proc_e)));
+        } else if rec.proc_errno != 0 {
+            iso.missing.push(format!(
+                "fresh /proc: mount: {}",
+                describe_errno(rec.proc_errno)
+            ));
         } else {
             iso.mountns_proc = true;
         }
-    } else if req.mode.wants_namespaces() {
+    } else if mode.wants_namespaces() {
         iso.missing.push("fresh /proc: no mount namespace".into());
     }
-    if req.mode.wants_landlock() {
+    if mode.wants_landlock() {
         iso.landlock = Some(LandlockApplied {
-            abi: ll_abi,
-            status: match ll_code {
+            abi: rec.landlock_abi,
+            status: match rec.landlock_code {
                 1 => "fully_enforced",
                 2 => "partially_enforced",
                 _ => "not_enforced",
             }
             .into(),
         });
-        match ll_code {
-            2 => iso
-                .missing
-                .push(format!("landlock: partially enforced at ABI {ll_abi}")),
+        match rec.landlock_code {
+            2 => iso.missing.push(format!(
+                "landlock: partially enforced at ABI {} (ABI 6 scopes abstract UNIX sockets and signals)",
+                rec.landlock_abi
+            )),
             3 => iso
                 .missing
                 .push("landlock: not enforced by this kernel".into()),
             4 => iso.missing.push(format!(
                 "landlock: restrict_self: {}",
-                describe_errno(ll_errno)
+                describe_errno(rec.landlock_errno)
             )),
             _ => {}
         }
     }
-    iso.refused = refused != 0;
-    if exec_got == 4 {
-        let errno = i32::from_ne_bytes(exec_errno);
-        let rule = if iso.program_refusals.is_empty() {
-            if errno == libc::EACCES && iso.landlock.is_some() {
-                " (Landlock: the program's folder got no read+execute rule; run it from a folder outside the repository, the out-dir and the inputs, or use --sandbox none)".to_string()
-            } else {
-                String::new()
-            }
-        } else {
-            format!(
-                " (Landlock: {}; move it out of that folder, or use --sandbox none)",
-                iso.program_refusals.join("; ")
-            )
-        };
-        iso.exec_error = Some(format!(
-            "exec {}: {}{rule}",
-            program.display(),
-            describe_errno(errno)
-        ));
+    match rec.seccomp {
+        SECCOMP_NOT_ASKED => {}
+        0 => iso.seccomp = true,
+        e => iso.missing.push(format!(
+            "seccomp (UNIX sockets, TIOCSTI): {}",
+            describe_errno(e)
+        )),
     }
-    if exec_got != 4 {
-        iso.exec_unix_us = Some(setup_done_us);
-    }
-    iso.compute_level();
-    // Written before the wait: the agent is running by now, and a wrapper killed by a
-    // timeout must still leave the level its agent ran under.
-    write_report(&req.report, &iso)?;
-    let status = wait()?;
-    iso.agent_end_unix_us = Some(unix_now_us());
-    write_report(&req.report, &iso)?;
+    iso.refused = rec.refused != 0;
+}
 
-    Ok(if libc::WIFEXITED(status) {
+/// Why `exec` of the agent failed, with the Landlock rule that explains an `EACCES`.
+fn record_exec_failure(iso: &mut Isolation, program: &Path, errno: i32) {
+    let rule = if iso.program_refusals.is_empty() {
+        if errno == libc::EACCES && iso.landlock.is_some() {
+            " (Landlock: the program's folder got no read+execute rule; run it from a folder outside the repository, the out-dir and the inputs, or use --sandbox none)".to_string()
+        } else {
+            String::new()
+        }
+    } else {
+        format!(
+            " (Landlock: {}; move it out of that folder, or use --sandbox none)",
+            iso.program_refusals.join("; ")
+        )
+    };
+    iso.exec_error = Some(format!(
+        "exec {}: {}{rule}",
+        program.display(),
+        describe_errno(errno)
+    ));
+}
+
+/// The wrapper's exit code for the agent's wait status.
+fn exit_code_of(status: libc::c_int) -> i32 {
+    if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)
     } else if libc::WIFSIGNALED(status) {
         128 + libc::WTERMSIG(status)
     } else {
         EXIT_SANDBOX_REFUSED
-    })
+    }
 }
 
 fn ns_label(flags: libc::c_int) -> &'static str {

@@ -275,6 +275,8 @@ fn full_mode_is_refused_before_dispatch_when_a_layer_is_missing() {
         pidns: true,
         mount_proc: true,
         namespace_errors: vec![],
+        seccomp: true,
+        seccomp_error: None,
     };
     match preflight(SandboxMode::Full, &lacking) {
         Err(Error::SandboxIncomplete { missing }) => {
@@ -294,4 +296,294 @@ fn full_mode_is_refused_before_dispatch_when_a_layer_is_missing() {
         Err(Error::SandboxIncomplete { .. })
     ));
     assert!(preflight(SandboxMode::Landlock, &no_userns).is_ok());
+    // Issue 25: `full` also needs the scope of Landlock ABI 6 and the system-call filter.
+    let old_abi = Capabilities {
+        landlock_abi: Some(5),
+        ..no_userns.clone()
+    };
+    let old_abi = Capabilities {
+        userns: true,
+        ..old_abi
+    };
+    match preflight(SandboxMode::Full, &old_abi) {
+        Err(Error::SandboxIncomplete { missing }) => {
+            assert_eq!(missing.len(), 1, "{missing:?}");
+            assert!(missing[0].contains("Landlock ABI 6"), "{missing:?}");
+            assert!(missing[0].contains("ABI 5"), "{missing:?}");
+        }
+        other => panic!("expected SandboxIncomplete, got {other:?}"),
+    }
+    let no_seccomp = Capabilities {
+        landlock_abi: Some(6),
+        seccomp: false,
+        seccomp_error: Some("installing the filter: Invalid argument".into()),
+        ..old_abi
+    };
+    match preflight(SandboxMode::Full, &no_seccomp) {
+        Err(Error::SandboxIncomplete { missing }) => {
+            assert_eq!(missing.len(), 1, "{missing:?}");
+            assert!(missing[0].contains("seccomp"), "{missing:?}");
+            assert!(missing[0].contains("Invalid argument"), "{missing:?}");
+        }
+        other => panic!("expected SandboxIncomplete, got {other:?}"),
+    }
+    assert!(preflight(SandboxMode::Auto, &no_seccomp).is_ok());
+    let complete = Capabilities {
+        seccomp: true,
+        seccomp_error: None,
+        ..no_seccomp
+    };
+    assert!(preflight(SandboxMode::Full, &complete).is_ok());
+}
+
+/// A listener on a pathname UNIX socket (outside every allowed folder, as `$SSH_AUTH_SOCK`
+/// or `/run/user/UID/bus` are) and one on an abstract socket: each counts the connections
+/// it accepted, which is what a user-session service would have obeyed.
+struct SessionService {
+    path: std::path::PathBuf,
+    abstract_name: String,
+    accepted: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl SessionService {
+    fn start(dir: &Path) -> SessionService {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::net::{SocketAddr, UnixListener};
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::sync::Arc;
+        let path = dir.join("bus");
+        let abstract_name = format!("harness-test-session-{}", std::process::id());
+        let by_path = UnixListener::bind(&path).unwrap();
+        let addr = SocketAddr::from_abstract_name(abstract_name.as_bytes()).unwrap();
+        let by_name = UnixListener::bind_addr(&addr).unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        for l in [by_path, by_name] {
+            l.set_nonblocking(true).unwrap();
+            let (accepted, stop) = (accepted.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    match l.accept() {
+                        Ok(_) => {
+                            accepted.fetch_add(1, Ordering::SeqCst);
+                        }
+                        Err(_) => std::thread::sleep(std::time::Duration::from_millis(5)),
+                    }
+                }
+            });
+        }
+        SessionService {
+            path,
+            abstract_name,
+            accepted,
+            stop,
+        }
+    }
+
+    fn accepted(&self) -> usize {
+        // Connections are accepted asynchronously: give the threads a moment.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        self.accepted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for SessionService {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Connects to both sockets and opens `/dev/tty`, writing `open` or `closed <why>` per try.
+const SESSION_AGENT: &str = r#"
+import os, socket, sys
+out, path, name = sys.argv[1:4]
+def note(channel, why):
+    with open(os.path.join(out, channel), "w") as f:
+        f.write(why)
+for channel, addr in (("path", path), ("abstract", "\0" + name)):
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(addr)
+        s.close()
+        note(channel, "open")
+    except OSError as e:
+        note(channel, "closed " + str(e))
+try:
+    os.close(os.open("/dev/tty", os.O_WRONLY))
+    note("tty", "open")
+except OSError as e:
+    note("tty", "closed " + str(e))
+a, b = socket.socketpair()
+a.sendall(b"x")
+note("socketpair", "works" if b.recv(1) == b"x" else "broken")
+"#;
+
+#[test]
+fn session_sockets_and_the_terminal_are_closed_under_auto_and_full() {
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    // The project's CI machine has every layer: a missing one fails here, never skips.
+    let missing = probe().missing_for_full();
+    assert!(
+        missing.is_empty(),
+        "--sandbox full unavailable: {missing:?}"
+    );
+    for mode in [SandboxMode::None, SandboxMode::Auto, SandboxMode::Full] {
+        let f = fixture(mode);
+        let outside = f.outside_secret.parent().unwrap();
+        let service = SessionService::start(outside);
+        // The system's python: a pyenv shim on the test's PATH runs pyenv from the home.
+        let argv: Vec<OsString> = vec![
+            "/usr/bin/python3".into(),
+            "-c".into(),
+            SESSION_AGENT.into(),
+            f.results.clone().into_os_string(),
+            service.path.clone().into_os_string(),
+            service.abstract_name.clone().into(),
+        ];
+        let code = run_sandboxed(&f.req, &argv).expect("wrapper runs");
+        let iso = read_report(&f.req.report).unwrap();
+        assert_eq!(code, 0, "{mode:?}: {iso:?}");
+        assert_eq!(result(&f, "socketpair"), "works", "{mode:?}");
+        if mode == SandboxMode::None {
+            // The control: the service is reachable when nothing closes it.
+            assert_eq!(result(&f, "path"), "open");
+            assert_eq!(result(&f, "abstract"), "open");
+            assert_eq!(service.accepted(), 2);
+            assert!(!iso.seccomp);
+            continue;
+        }
+        assert!(iso.seccomp, "{mode:?}: {iso:?}");
+        assert_eq!(iso.level, "full", "{mode:?}: {iso:?}");
+        for channel in ["path", "abstract", "tty"] {
+            let r = result(&f, channel);
+            assert!(r.starts_with("closed "), "{mode:?} {channel}: {r}");
+        }
+        assert!(
+            result(&f, "path").contains("Permission denied"),
+            "refused by the filter"
+        );
+        assert_eq!(service.accepted(), 0, "{mode:?}: the service was reached");
+    }
+}
+
+/// Issue 24: an agent installed the usual per-user ways gets its program and its package,
+/// never a folder holding the home: a past round's answers under
+/// `~/.local/state/harness/rounds` and `~/.ssh` stay unreadable under auto and full.
+#[test]
+fn per_user_installs_read_their_package_never_the_home() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let missing = probe().missing_for_full();
+    assert!(
+        missing.is_empty(),
+        "--sandbox full unavailable: {missing:?}"
+    );
+    // The agent: reads the two secrets and its own package's data file (`$1`, may be empty).
+    let agent = |pkg_file: &str| {
+        format!(
+            "#!/bin/sh\nout=$RESULTS\nhead -c 40 \"$SECRET_KEY\" > \"$out/key\" 2>&1; echo $? > \"$out/key.rc\"\n\
+             head -c 40 \"$PAST_ANSWER\" > \"$out/past\" 2>&1; echo $? > \"$out/past.rc\"\n\
+             if [ -n \"{pkg_file}\" ]; then cat \"{pkg_file}\" > \"$out/pkg\" 2>&1; else echo none > \"$out/pkg\"; fi\n"
+        )
+    };
+    let write_exe = |p: &Path, text: &str| {
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+        fs::set_permissions(p, fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    // (layout, a maker that lays it out in a home and returns the folder to put on PATH)
+    type MakeLayout<'a> = Box<dyn Fn(&Path) -> std::path::PathBuf + 'a>;
+    let layouts: Vec<(&str, MakeLayout)> = vec![
+        (
+            "npm global prefix ~/.local",
+            Box::new(|h: &Path| {
+                let pkg = h.join(".local/lib/node_modules/agentpkg");
+                fs::create_dir_all(&pkg).unwrap();
+                fs::write(pkg.join("data.txt"), "package data\n").unwrap();
+                write_exe(
+                    &pkg.join("cli.sh"),
+                    &agent(&pkg.join("data.txt").to_string_lossy()),
+                );
+                fs::create_dir_all(h.join(".local/bin")).unwrap();
+                symlink(
+                    "../lib/node_modules/agentpkg/cli.sh",
+                    h.join(".local/bin/agent"),
+                )
+                .unwrap();
+                h.join(".local/bin")
+            }),
+        ),
+        (
+            "~/.local/bin + ~/.local/share/claude/versions",
+            Box::new(|h: &Path| {
+                let v = h.join(".local/share/claude/versions/2.1.0");
+                write_exe(&v, &agent(""));
+                fs::create_dir_all(h.join(".local/bin")).unwrap();
+                symlink(&v, h.join(".local/bin/agent")).unwrap();
+                h.join(".local/bin")
+            }),
+        ),
+        (
+            "pipx",
+            Box::new(|h: &Path| {
+                let venv = h.join(".local/share/pipx/venvs/agent");
+                fs::create_dir_all(venv.join("lib")).unwrap();
+                fs::write(venv.join("pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+                fs::write(venv.join("lib/data.txt"), "package data\n").unwrap();
+                write_exe(
+                    &venv.join("bin/agent"),
+                    &agent(&venv.join("lib/data.txt").to_string_lossy()),
+                );
+                fs::create_dir_all(h.join(".local/bin")).unwrap();
+                symlink(venv.join("bin/agent"), h.join(".local/bin/agent")).unwrap();
+                h.join(".local/bin")
+            }),
+        ),
+        (
+            "~/bin",
+            Box::new(|h: &Path| {
+                write_exe(&h.join("bin/agent"), &agent(""));
+                h.join("bin")
+            }),
+        ),
+    ];
+    for (name, make) in &layouts {
+        for mode in [SandboxMode::Auto, SandboxMode::Full] {
+            let f = fixture(mode);
+            let user = tempfile::tempdir().unwrap();
+            let h = user.path().join("home");
+            fs::create_dir_all(h.join(".ssh")).unwrap();
+            fs::write(h.join(".ssh/id_ed25519"), "PRIVATE KEY\n").unwrap();
+            let rounds = h.join(".local/state/harness/rounds/old");
+            fs::create_dir_all(&rounds).unwrap();
+            fs::write(rounds.join("answer.txt"), "ARM ANSWER\n").unwrap();
+            let bin = make(&h);
+            std::env::set_var("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+            std::env::set_var("RESULTS", &f.results);
+            std::env::set_var("SECRET_KEY", h.join(".ssh/id_ed25519"));
+            std::env::set_var("PAST_ANSWER", rounds.join("answer.txt"));
+            let code = run_sandboxed(&f.req, &["agent".into()]).expect("wrapper runs");
+            let iso = read_report(&f.req.report).unwrap();
+            assert_eq!(code, 0, "{name} {mode:?}: {iso:?}");
+            for secret in ["key", "past"] {
+                assert_ne!(
+                    result(&f, &format!("{secret}.rc")),
+                    "0",
+                    "{name} {mode:?}: {secret} read: {}",
+                    result(&f, secret)
+                );
+                assert!(
+                    result(&f, secret).contains("Permission denied"),
+                    "{name} {mode:?}: {}",
+                    result(&f, secret)
+                );
+            }
+            let pkg = result(&f, "pkg");
+            assert!(
+                pkg == "none" || pkg == "package data",
+                "{name} {mode:?}: own package unreadable: {pkg}"
+            );
+        }
+    }
 }
