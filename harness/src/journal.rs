@@ -407,6 +407,15 @@ impl Lock {
     /// Takes the lock or fails at once (exit 2) naming the pid that holds it. Leftovers of
     /// killed writes are removed once it is held.
     pub fn acquire(out: &Path) -> Result<Lock> {
+        let lock = Lock::acquire_to_read(out)?;
+        sweep_partials(out);
+        Ok(lock)
+    }
+
+    /// Takes the lock as [`Lock::acquire`] does, for a command that only reads the round
+    /// (`harness report`): nothing is removed, since a unit of a distributed round may be
+    /// writing its answer (a `.partial-*` file) while it reads.
+    pub fn acquire_to_read(out: &Path) -> Result<Lock> {
         use std::os::fd::AsRawFd;
         let path = dir(out).join("lock");
         std::fs::create_dir_all(dir(out))
@@ -440,7 +449,6 @@ impl Lock {
         }
         file.set_len(0)?;
         writeln!(file, "{}", std::process::id())?;
-        sweep_partials(out);
         Ok(Lock { _file: file })
     }
 }

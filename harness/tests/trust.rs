@@ -340,3 +340,75 @@ fn resume_refuses_a_changed_program_home_file_or_config_unless_accepted() {
         );
     }
 }
+
+// ── 3. a distributed round finishes only on the answers it planned, and loses none ─────────
+
+#[test]
+fn collect_refuses_an_answer_file_the_plan_does_not_know_by_name() {
+    let r = Round::new();
+    let u = UserDirs::new(&r);
+    let out = r.out("foreign");
+    let agent = agent("sealreader.sh");
+    let o = u
+        .cmd(&r, "plan", &out, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    // Every unit but 0 runs; an answer of another round (same naming scheme) is copied in.
+    for i in 1..6 {
+        let mut c = harness();
+        c.args(["unit", "--out"])
+            .arg(&out)
+            .args(["--index", &i.to_string()]);
+        u.apply(&mut c);
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "unit {i}: {}", shown(&o));
+    }
+    let foreign = "abcdefghij_r1";
+    let donor = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .unwrap();
+    std::fs::copy(&donor, out.join(format!("{foreign}.txt"))).unwrap();
+    std::fs::copy(
+        donor.with_extension("json"),
+        out.join(format!("{foreign}.json")),
+    )
+    .unwrap();
+    let mut c = harness();
+    c.args(["collect", "--out"]).arg(&out);
+    u.apply(&mut c);
+    let o = c.output().unwrap();
+    assert_ne!(o.status.code(), Some(0), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!("{foreign}.txt")),
+        "the foreign answer is named: {}",
+        shown(&o)
+    );
+    let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap_or_default();
+    assert!(!done.contains("complete: yes"), "{done}");
+}
+
+#[test]
+fn report_deletes_nothing_in_a_round_it_only_reads() {
+    let r = Round::new();
+    let u = UserDirs::new(&r);
+    let out = r.out("inflight");
+    let agent = agent("sealreader.sh");
+    let o = u
+        .cmd(&r, "plan", &out, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    // A unit's answer being written (its temp file before the rename).
+    let inflight = out.join(".partial-inflightunit");
+    std::fs::write(&inflight, "half an answer").unwrap();
+    let mut c = harness();
+    c.args(["report"]).arg(&out);
+    u.apply(&mut c);
+    let o = c.output().unwrap();
+    assert_ne!(o.status.code(), Some(0), "no ROUND_DONE yet: {}", shown(&o));
+    assert!(inflight.exists(), "report removed a unit's in-flight write");
+}
