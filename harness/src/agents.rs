@@ -90,6 +90,70 @@ impl RoundAgent {
     }
 }
 
+/// What a round's answers depend on besides its inputs (issue 24): the agent's program file
+/// (resolved on PATH, through links) and every other file its command names, the files carried
+/// into its home, and harness.toml's values for this round. Hashed at plan time, compared by
+/// `--resume` and by every unit.
+pub fn dependencies(agent: &RoundAgent, config: &Loaded) -> Vec<crate::journal::Dependency> {
+    use crate::journal::{file_sha256, Dependency};
+    let mut out = Vec::new();
+    let path_var = std::env::var_os("PATH");
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, word) in agent.spec.template.iter().enumerate() {
+        if word.contains('{') {
+            continue;
+        }
+        let file = if i == 0 {
+            runners::resolve_program(std::ffi::OsStr::new(word), path_var.as_deref())
+                .filter(|p| p.is_file())
+        } else if word.contains('/') && Path::new(word).is_file() {
+            Some(std::path::PathBuf::from(word))
+        } else {
+            None
+        };
+        let Some(file) = file else {
+            if i == 0 {
+                out.push(Dependency {
+                    field: "program".into(),
+                    what: word.clone(),
+                    sha256: "absent".into(),
+                });
+            }
+            continue;
+        };
+        let file = std::fs::canonicalize(&file).unwrap_or(file);
+        if seen.insert(file.clone()) {
+            out.push(Dependency {
+                field: "program".into(),
+                what: file.display().to_string(),
+                sha256: file_sha256(&file),
+            });
+        }
+    }
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    for f in &agent.spec.home_files {
+        out.push(Dependency {
+            field: "home_files".into(),
+            what: format!("~/{f}"),
+            sha256: home
+                .as_ref()
+                .map(|h| file_sha256(&h.join(f)))
+                .unwrap_or_else(|| "absent".into()),
+        });
+    }
+    let effective = serde_json::json!({
+        "agent": config.config.agent_for(&agent.spec.name),
+        "slurm": config.config.slurm,
+    });
+    out.push(Dependency {
+        field: "config".into(),
+        // One key whatever the file's path on this machine: its values are what count.
+        what: "harness.toml values for this agent and [slurm]".into(),
+        sha256: crate::journal::sha256_hex(effective.to_string().as_bytes()),
+    });
+    out
+}
+
 /// What the agent's structured output says it did, and whether a tool of its failed for
 /// the instrument's reasons (then the dispatch fails and is retried, never scored).
 pub fn assess(

@@ -214,6 +214,16 @@ pub struct RunArgs {
     /// made and runs only the missing dispatches, under the same labels.
     #[arg(long)]
     pub resume: bool,
+    /// With --resume: accept that FIELD changed since the plan (program: the agent's program
+    /// or script files; home_files: the files carried into its home; config: harness.toml's
+    /// values for this round), recorded in round.json. Without it a change refuses the resume.
+    #[arg(long = "accept-change", value_name = "FIELD", requires = "resume",
+          value_parser = ["program", "home_files", "config"])]
+    pub accept_change: Vec<String>,
+    /// The harness.toml to read instead of the user's ($XDG_CONFIG_HOME/harness/harness.toml,
+    /// else ~/.config/harness/harness.toml). A harness.toml in the repository is never read.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Pass this environment variable to the agent (repeatable). Never HARNESS_*.
     #[arg(long = "pass-env", value_name = "NAME")]
     pub pass_env: Vec<String>,

@@ -94,6 +94,74 @@ pub struct Plan {
     pub forbid: Vec<PathBuf>,
     /// Every dispatch, in a fixed order; a unit is an index into it.
     pub dispatches: Vec<Dispatch>,
+    /// What the answers depend on besides the inputs, hashed at plan time (the agent's program
+    /// files, the files carried into its home, harness.toml's values for this round): a resume
+    /// or a unit that finds another refuses, naming it.
+    #[serde(default)]
+    pub depends: Vec<Dependency>,
+}
+
+/// One thing a round's answers depend on, as hashed at plan time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Dependency {
+    /// `program`, `home_files` or `config`: the name `--accept-change` takes.
+    pub field: String,
+    /// Which one (a path, or `~/<file>`).
+    pub what: String,
+    /// sha256 of its bytes, or `absent`.
+    pub sha256: String,
+}
+
+impl Dependency {
+    /// How a change of it reads: `program /x/agent.sh: sha256 1234… → 5678…`.
+    pub fn change(old: Option<&Dependency>, new: Option<&Dependency>) -> String {
+        let short = |d: Option<&Dependency>| match d {
+            Some(d) => d.sha256.get(..12).unwrap_or(&d.sha256).to_string(),
+            None => "not there".into(),
+        };
+        let d = new.or(old).expect("one side");
+        format!("{} {}: {} → {}", d.field, d.what, short(old), short(new))
+    }
+}
+
+/// The changes between the plan's dependencies and today's, each as [`Dependency::change`]
+/// with its field.
+pub fn dependency_changes(planned: &[Dependency], now: &[Dependency]) -> Vec<(String, String)> {
+    let key = |d: &Dependency| (d.field.clone(), d.what.clone());
+    let old: BTreeMap<_, _> = planned.iter().map(|d| (key(d), d)).collect();
+    let new: BTreeMap<_, _> = now.iter().map(|d| (key(d), d)).collect();
+    let mut out = Vec::new();
+    for (k, o) in &old {
+        match new.get(k) {
+            Some(n) if n.sha256 == o.sha256 => {}
+            n => out.push((k.0.clone(), Dependency::change(Some(o), n.copied()))),
+        }
+    }
+    for (k, n) in &new {
+        if !old.contains_key(k) {
+            out.push((k.0.clone(), Dependency::change(None, Some(n))));
+        }
+    }
+    out
+}
+
+/// sha256 of a file's bytes, read in pieces (a CLI can be hundreds of megabytes), or `absent`.
+pub fn file_sha256(path: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return "absent".into();
+    };
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.update(&buf[..n]),
+            Err(_) => return "unreadable".into(),
+        }
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Plan {
@@ -339,6 +407,15 @@ impl Lock {
     /// Takes the lock or fails at once (exit 2) naming the pid that holds it. Leftovers of
     /// killed writes are removed once it is held.
     pub fn acquire(out: &Path) -> Result<Lock> {
+        let lock = Lock::acquire_to_read(out)?;
+        sweep_partials(out);
+        Ok(lock)
+    }
+
+    /// Takes the lock as [`Lock::acquire`] does, for a command that only reads the round
+    /// (`harness report`): nothing is removed, since a unit of a distributed round may be
+    /// writing its answer (a `.partial-*` file) while it reads.
+    pub fn acquire_to_read(out: &Path) -> Result<Lock> {
         use std::os::fd::AsRawFd;
         let path = dir(out).join("lock");
         std::fs::create_dir_all(dir(out))
@@ -372,7 +449,6 @@ impl Lock {
         }
         file.set_len(0)?;
         writeln!(file, "{}", std::process::id())?;
-        sweep_partials(out);
         Ok(Lock { _file: file })
     }
 }

@@ -118,6 +118,8 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         no_preflight: a.no_preflight,
         lexicon: a.reading.lexicon,
         token_match: token_match(a.reading.token_match),
+        config: a.config,
+        accept_change: a.accept_change,
         verbose: a.verbose,
         json: a.format == FormatArg::Json,
     };

@@ -120,6 +120,14 @@ pub struct RunOptions {
     /// `--token-match`.
     #[serde(default)]
     pub token_match: scorer::TokenMatch,
+    /// `--config FILE`: the user's `harness.toml` for this round, instead of the one in the
+    /// user's config folder (recorded, so units and a resume read the same file).
+    #[serde(default)]
+    pub config: Option<PathBuf>,
+    /// `--accept-change FIELD` (with `--resume`): what the answers depend on that may differ
+    /// from the plan's hashes (`program`, `home_files`, `config`); each acceptance is recorded.
+    #[serde(default)]
+    pub accept_change: Vec<String>,
     /// `--verbose`: the full report tables before the closing brief (this run's choice, like
     /// `--quiet`: not recorded, so `harness collect` and a resume choose their own).
     #[serde(skip)]
@@ -162,6 +170,8 @@ impl RunOptions {
             no_preflight: false,
             lexicon: None,
             token_match: scorer::TokenMatch::Word,
+            config: None,
+            accept_change: Vec::new(),
             verbose: false,
             json: false,
         }

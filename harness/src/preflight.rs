@@ -347,7 +347,7 @@ pub fn standalone(name: &str) -> Result<std::result::Result<String, String>> {
         vec![temp_root.path().to_path_buf(), repo_dir.clone()],
     )?
     .with_overlay(temp_root.path());
-    let config = crate::config::load(None)?;
+    let config = crate::config::load(None, None)?;
     let agent = crate::agents::resolve(name, &config, false, true, false)?;
     let verdict = check(&Input {
         agent: &agent,

@@ -151,6 +151,10 @@ pub struct RoundRecord {
     pub status: RoundStatus,
     /// Dispatch counts.
     pub counts: Counts,
+    /// Changes of what the answers depend on (program, home files, harness.toml values) that
+    /// a resume accepted with `--accept-change`, each with its time and both hashes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accepted_changes: Vec<String>,
 }
 
 impl RoundRecord {

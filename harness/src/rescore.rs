@@ -486,6 +486,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         finished: None,
         status: record::RoundStatus::Done,
         counts: Default::default(),
+        accepted_changes: Vec::new(),
     }
 }
 
@@ -514,7 +515,9 @@ fn masked_for_terminal(out: &Path, report: &Report) -> Report {
 /// files and its record. `summary.json` is an output, never read as an input: an edited
 /// summary changes nothing, an edited answer refuses the report (exit 10).
 pub fn report(out: &Path, format: &str) -> Result<Exit> {
-    let _lock = lock_out_dir(out)?;
+    require_out_dir(out)?;
+    // A look at the round: it removes nothing (a running unit's in-flight write included).
+    let _lock = journal::Lock::acquire_to_read(out)?;
     let done = std::fs::read_to_string(out.join("ROUND_DONE")).map_err(|_| {
         Fail::new(
             Exit::Incomplete,

@@ -198,7 +198,7 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     );
     show.say(&format!("preflight: {preflight}"));
     record.preflight = Some(preflight);
-    let config = crate::config::load(Some(&plan.base.repo))?;
+    let config = crate::config::load(plan.options.config.as_deref(), None)?;
     let slurm = SlurmOptions::resolve(
         &config.config.slurm,
         exec.slurm_partition,

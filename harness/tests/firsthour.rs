@@ -164,12 +164,21 @@ fn usage_problems_are_reported_before_the_gate() {
 #[test]
 fn prompt_stdin_in_harness_toml_is_accepted() {
     let f = fixture();
-    std::fs::write(
-        f.repo.join("harness.toml"),
-        "[agents.command]\nprompt_stdin = true\n",
-    )
-    .unwrap();
-    let o = run(&f, &["--agent", "command:cat", "--out", "scratch/r1"]);
+    // The user's own file, given with --config (a repository's harness.toml is never read).
+    std::fs::create_dir_all(&f.state).unwrap();
+    let cfg = f.state.join("harness.toml");
+    std::fs::write(&cfg, "[agents.command]\nprompt_stdin = true\n").unwrap();
+    let o = run(
+        &f,
+        &[
+            "--agent",
+            "command:cat",
+            "--out",
+            "scratch/r1",
+            "--config",
+            cfg.to_str().unwrap(),
+        ],
+    );
     // `cat` echoes the prompt: the round runs (its verdict is the instrument's business).
     let t = text(&o);
     assert!(!t.contains("never reaches the agent"), "{t}");

@@ -326,15 +326,22 @@ fn codex_whose_own_sandbox_cannot_start_is_a_failed_dispatch_naming_the_cause() 
     let f = Fixture::new();
     let ep = Endpoint::start(f.root.path(), "ok");
     // A command choosing Codex's own sandbox keeps it; inside ours its bubblewrap cannot start.
+    // The user's own harness.toml, given with --config (a repository's is never read).
+    let cfg = f.work().join("harness.toml");
     std::fs::write(
-        f.work().join("my-project/harness.toml"),
+        &cfg,
         "[agents.codex]\ncommand = \"codex exec --skip-git-repo-check --ephemeral --json -s workspace-write {prompt}\"\n",
     )
     .unwrap();
     let a = f.run(
         "codex",
         &ep,
-        &["--deliver", "--no-preflight"],
+        &[
+            "--deliver",
+            "--no-preflight",
+            "--config",
+            cfg.to_str().unwrap(),
+        ],
         "codex-own-sandbox",
     );
     let o = a.get_output();

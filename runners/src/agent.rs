@@ -368,6 +368,43 @@ const NEVER_CARRIED: [&str; 5] = [
     "settings.json",
 ];
 
+/// What `home_files` may carry: agents' provider and model settings, which hold no memory,
+/// instructions, hooks or credentials (credentials come through the presets, or variables).
+pub const HOME_FILES_ALLOWED: [&str; 5] = [
+    ".codex/config.toml",
+    ".aider.conf.yml",
+    ".aider.model.settings.yml",
+    ".aider.model.metadata.json",
+    ".config/opencode/opencode.json",
+];
+
+/// Credential stores: never carried, whatever the allowlist says (a token in the agent's home
+/// is readable by the agent, and with the network open it can leave).
+const CREDENTIAL_STORES: [&str; 22] = [
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".config/gh",
+    ".config/hub",
+    ".config/gcloud",
+    ".password-store",
+    ".local/share/keyrings",
+    ".claude/.credentials.json",
+    ".claude.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".gemini/.env",
+];
+
 /// Checks a `home_files` entry of `harness.toml`: relative, inside the home, and not memory,
 /// instructions, hooks or a settings file (which can hold hooks).
 pub fn check_home_file(rel: &str) -> Result<()> {
@@ -391,6 +428,21 @@ pub fn check_home_file(rel: &str) -> Result<()> {
                 "`{name}` is memory, instructions or hooks; it never goes into a fresh home"
             )));
         }
+    }
+    let lower = rel.to_ascii_lowercase();
+    if let Some(store) = CREDENTIAL_STORES
+        .iter()
+        .find(|s| lower == **s || lower.starts_with(&format!("{s}/")))
+    {
+        return Err(bad(&format!(
+            "`{store}` is a credential store; it never goes into an agent's home (the agent could read it, and send it). Give an agent's key as a variable with --pass-env"
+        )));
+    }
+    if !HOME_FILES_ALLOWED.contains(&rel) {
+        return Err(bad(&format!(
+            "not on the allowlist of files an agent's home may carry: {}",
+            HOME_FILES_ALLOWED.join(", ")
+        )));
     }
     Ok(())
 }
@@ -795,6 +847,18 @@ pub fn install_credentials(
         let src = user_home.join(rel);
         if !src.is_file() {
             continue;
+        }
+        // A carried file that is a link could lead anywhere (`~/.ssh/id_ed25519`): refused.
+        if spec.home_files.contains(rel)
+            && fs::canonicalize(&src).ok() != fs::canonicalize(user_home).ok().map(|h| h.join(rel))
+        {
+            return Err(Error::Template {
+                template: rel.clone(),
+                reason: format!(
+                    "home_files: {} is or passes through a link; only a plain file in the home is carried",
+                    src.display()
+                ),
+            });
         }
         let dst = fresh_home.join(rel);
         if let Some(parent) = dst.parent() {

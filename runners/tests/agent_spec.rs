@@ -390,3 +390,31 @@ fn home_files_never_carry_memory_or_hooks() {
     }
     assert!(runners::agent::check_home_file(".codex/config.toml").is_ok());
 }
+
+/// Issue 24: a credential store is refused as one, and anything off the allowlist is refused
+/// naming the allowlist; the allowlist's own files pass.
+#[test]
+fn home_files_refuse_credential_stores_and_anything_off_the_allowlist() {
+    for cred in [
+        ".config/gh/hosts.yml",
+        ".ssh/id_ed25519",
+        ".aws/credentials",
+        ".netrc",
+        ".git-credentials",
+        ".docker/config.json",
+        ".codex/auth.json",
+        ".claude/.credentials.json",
+        ".Config/GH/hosts.yml",
+    ] {
+        let e = runners::agent::check_home_file(cred).expect_err(cred);
+        assert!(e.to_string().contains("credential"), "{cred}: {e}");
+    }
+    for off in [".config/other/thing.toml", "notes.txt", ".bashrc"] {
+        let e = runners::agent::check_home_file(off).expect_err(off);
+        assert!(e.to_string().contains("allowlist"), "{off}: {e}");
+        assert!(e.to_string().contains(".codex/config.toml"), "{off}: {e}");
+    }
+    for ok in runners::agent::HOME_FILES_ALLOWED {
+        assert!(runners::agent::check_home_file(ok).is_ok(), "{ok}");
+    }
+}

@@ -88,7 +88,7 @@ fn is_blank(s: &str) -> bool {
     s.bytes().all(|b| b == b' ' || b == b'\t')
 }
 
-/// Reject a tab, CR or newline inside a value. Only a CR can reach here from TSV (a tab splits
+/// Reject a tab, CR, newline, NUL or any other control character inside a value. Only a CR can reach here from TSV (a tab splits
 /// the cell, a newline ends the row), but the rule is the value's, not the parser's.
 fn check_control(file: &str, line: usize, column: &'static str, value: &str) -> Result<(), Error> {
     let what = if value.contains('\r') {
@@ -97,6 +97,12 @@ fn check_control(file: &str, line: usize, column: &'static str, value: &str) -> 
         "newline"
     } else if value.contains('\t') {
         "tab"
+    } else if value.contains('\0') {
+        "NUL"
+    } else if value.chars().any(char::is_control) {
+        // An escape sequence or any other control character: it would reach every prompt
+        // and terminal, and fails a dispatch half-way through a round.
+        "control character"
     } else {
         return Ok(());
     };
@@ -292,6 +298,23 @@ fn row(
 
 #[cfg(test)]
 mod tests {
+    /// Issue 24: a NUL or any other control character in a cell is refused at parse time with
+    /// file and line (it used to pass the gate and fail every dispatch of its question).
+    #[test]
+    fn nul_and_control_characters_in_any_cell_are_refused_with_file_and_line() {
+        for (cell, what) in [
+            ("a\u{0}b", "NUL"),
+            ("a\u{1b}[31mb", "control character"),
+            ("a\u{7f}", "control character"),
+        ] {
+            let text = format!("qid\tkind\tquestion\ttoken\nq1\tpositive\tWhat {cell}?\tzzx1\n");
+            let e = parse(text.as_bytes(), "q.tsv").expect_err(cell);
+            let shown = e.to_string();
+            assert!(shown.starts_with("q.tsv:2:"), "{shown}");
+            assert!(shown.contains(what), "{shown}");
+        }
+    }
+
     use super::*;
 
     fn ok(text: &str) -> Qset {

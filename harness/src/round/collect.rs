@@ -245,6 +245,36 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     record.phases = record::phase_stats(&records);
 }
 
+/// Refuses (exit 10) to score a round holding an answer file its plan does not know (another
+/// round's, copied in under the same naming scheme): it would be counted as an answer.
+fn refuse_unplanned(out: &Path, entries: &[Entry]) -> Result<()> {
+    let planned: std::collections::BTreeSet<&str> =
+        entries.iter().map(|e| e.stem.as_str()).collect();
+    let mut foreign: Vec<String> = std::fs::read_dir(out)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", out.display()))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| record::is_answer_file(n) && !planned.contains(n.trim_end_matches(".txt")))
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    foreign.sort();
+    Err(Fail::new(
+        Exit::ManifestMismatch,
+        format!(
+            "answer files in {} are not dispatches of the round's plan; the round is not scored:\n{}",
+            out.display(),
+            foreign
+                .iter()
+                .map(|n| format!("  NOT PLANNED {}", clean_line(n, 120)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    )
+    .into())
+}
+
 /// Refuses (exit 10) to score a round holding an answer that is not the one its dispatch wrote.
 fn refuse_tampered(out: &Path, entries: &[Entry]) -> Result<()> {
     let bad: Vec<String> = entries
@@ -317,6 +347,7 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
             rep: d.rep,
         })
         .collect();
+    refuse_unplanned(out, &entries)?;
     refuse_tampered(out, &entries)?;
     let rows = score_entries(out, qset, &entries)?;
     record.finished = Some(chrono::Utc::now().to_rfc3339());

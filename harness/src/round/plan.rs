@@ -105,7 +105,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     if opts.out.is_none() {
         eprintln!("harness: round records go to {}", out.display());
     }
-    let (agent, override_template) = resolve_agent(&opts, &base)?;
+    let (agent, override_template, depends) = resolve_agent(&opts, &base)?;
     let planted_path = inputs.seal.as_ref().map(|s| plant.seal_path(s));
     let gate = start_gate(
         &opts,
@@ -125,6 +125,9 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         planted_path.clone(),
     );
     let lock = open_out(&opts, &out, &mut record)?;
+    if opts.resume {
+        check_dependencies(&opts, &out, &depends, &mut record)?;
+    }
     let dispatches = make_dispatches(&opts, &inputs, &out, planted_path.as_deref())?;
     let forbid = forbidden_paths(&opts, &out, &corpus);
     crate::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
@@ -160,6 +163,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         },
         forbid,
         dispatches,
+        depends,
     };
     journal::save_plan(&plan)?;
     Ok(Planned {
@@ -218,6 +222,7 @@ pub fn resume_options(given: RunOptions) -> Result<RunOptions> {
         no_preflight: given.no_preflight,
         verbose: given.verbose,
         json: given.json,
+        accept_change: given.accept_change,
         ..recorded
     })
 }
@@ -238,6 +243,7 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     path("--protocol", &given.protocol, &rec.protocol);
     path("--manifest", &given.manifest, &rec.manifest);
     path("--lexicon", &given.lexicon, &rec.lexicon);
+    path("--config", &given.config, &rec.config);
     let mut other = |name: &str, is_default: bool, equal: bool| {
         if !is_default && !equal {
             c.push(name.to_string());
@@ -296,6 +302,7 @@ fn recorded_options(opts: &RunOptions) -> Result<RunOptions> {
     r.protocol = abs(&opts.protocol)?;
     r.manifest = abs(&opts.manifest)?;
     r.lexicon = abs(&opts.lexicon)?;
+    r.config = abs(&opts.config)?;
     r.out = abs(&opts.out)?;
     r.resume = false;
     if r.qset.is_none() {
@@ -612,9 +619,12 @@ fn start_gate(
 /// sandbox and delivery) and the command override it used. A template that never carries the
 /// prompt, or names an unknown placeholder, fails the same way for every dispatch: refused
 /// here, before anything is dispatched.
-fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(RoundAgent, Option<String>)> {
+fn resolve_agent(
+    opts: &RunOptions,
+    base: &runners::Base,
+) -> Result<(RoundAgent, Option<String>, Vec<journal::Dependency>)> {
     let agent_name = opts.agent.clone().unwrap_or_else(|| "baseline-grep".into());
-    let config = crate::config::load(Some(&base.workdir))?;
+    let config = crate::config::load(opts.config.as_deref(), Some(&base.workdir))?;
     let override_tpl = config
         .config
         .agent_for(&agent_name)
@@ -627,6 +637,7 @@ fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(RoundAgent,
         opts.deliver,
     )?;
     let spec = &agent.spec;
+    name_carried_files(spec);
     runners::check_pass_env(&opts.pass_env).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
     spec.argv(&runners::Invocation {
         prompt: "",
@@ -636,7 +647,80 @@ fn resolve_agent(opts: &RunOptions, base: &runners::Base) -> Result<(RoundAgent,
         harness_exe: Path::new("harness"),
     })
     .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
-    Ok((agent, override_tpl))
+    let depends = crate::agents::dependencies(&agent, &config);
+    Ok((agent, override_tpl, depends))
+}
+
+/// `--resume`: what the answers depend on must be what the plan hashed, unless the user
+/// accepts the change of that field (`--accept-change FIELD`), which `round.json` records.
+fn check_dependencies(
+    opts: &RunOptions,
+    out: &Path,
+    now: &[journal::Dependency],
+    record: &mut RoundRecord,
+) -> Result<()> {
+    let planned = journal::load_plan(out)?.depends;
+    if planned.is_empty() {
+        eprintln!("harness: note: this round's plan predates dependency hashes; the agent's program and home files are not compared");
+        return Ok(());
+    }
+    let changes = journal::dependency_changes(&planned, now);
+    let refused: Vec<&(String, String)> = changes
+        .iter()
+        .filter(|(field, _)| !opts.accept_change.contains(field))
+        .collect();
+    if !refused.is_empty() {
+        let mut fields: Vec<&str> = refused.iter().map(|(f, _)| f.as_str()).collect();
+        fields.dedup();
+        return Err(Fail::new(
+            Exit::ManifestMismatch,
+            format!(
+                "--resume refused: what the round's answers depend on changed since it was planned (its answers would mix two agents):\n{}\nRestore it, or accept it for this round with: {} --accept-change {}",
+                refused
+                    .iter()
+                    .map(|(_, c)| format!("  {}", crate::text::clean_line(c, 300)))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                crate::round::resume_command(out),
+                fields.join(" --accept-change ")
+            ),
+        )
+        .into());
+    }
+    let stamp = chrono::Utc::now().to_rfc3339();
+    for (_, c) in &changes {
+        eprintln!(
+            "harness: accepted change (recorded in round.json): {}",
+            crate::text::clean_line(c, 300)
+        );
+        record
+            .accepted_changes
+            .push(format!("{stamp} --accept-change {c}"));
+    }
+    Ok(())
+}
+
+/// Names, at start, every file of the user's home that each agent's fresh home will carry:
+/// the preset's credential files found, and `home_files`.
+fn name_carried_files(spec: &runners::AgentSpec) {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let present = |rel: &str| home.as_ref().is_some_and(|h| h.join(rel).is_file());
+    for f in &spec.credential_files {
+        if present(f) {
+            eprintln!(
+                "harness: each agent's fresh home carries ~/{f} (the login of {})",
+                spec.name
+            );
+        }
+    }
+    for f in &spec.home_files {
+        let state = if present(f) {
+            ""
+        } else {
+            " (not there now: nothing is copied)"
+        };
+        eprintln!("harness: each agent's fresh home carries ~/{f} (home_files){state}");
+    }
 }
 
 /// Labels read back from the round's journal on `--resume`, else none (fresh ones are drawn).
@@ -773,6 +857,7 @@ fn round_record(
         finished: None,
         status: RoundStatus::Running,
         counts: Default::default(),
+        accepted_changes: Vec::new(),
     }
 }
 
@@ -810,6 +895,7 @@ fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<j
         .into());
     }
     record.started = old.started.clone();
+    record.accepted_changes = old.accepted_changes.clone();
     for name in REPORT_FILES {
         let _ = std::fs::remove_file(out.join(name));
     }

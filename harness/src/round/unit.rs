@@ -162,7 +162,7 @@ fn read_planned_seal(s: &crate::journal::PlannedSeal, path: &Path) -> Result<Sea
 /// command that resolves differently now is refused.
 fn planned_agent(plan: &Plan) -> Result<RoundAgent> {
     let a = &plan.agent;
-    let config = crate::config::load(Some(&plan.base.repo))?;
+    let config = crate::config::load(plan.options.config.as_deref(), None)?;
     let agent = crate::agents::resolve(
         &a.name,
         &config,
@@ -179,6 +179,25 @@ fn planned_agent(plan: &Plan) -> Result<RoundAgent> {
             ),
         )
         .into());
+    }
+    // The same program, home files and harness.toml values on every node, or no answer.
+    if !plan.depends.is_empty() {
+        let now = crate::agents::dependencies(&agent, &config);
+        let changes = crate::journal::dependency_changes(&plan.depends, &now);
+        if !changes.is_empty() {
+            return Err(Fail::new(
+                Exit::ManifestMismatch,
+                format!(
+                    "what the answers depend on differs here from the plan; this unit does not run:\n{}",
+                    changes
+                        .iter()
+                        .map(|(_, c)| format!("  {}", clean_line(c, 300)))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ),
+            )
+            .into());
+        }
     }
     Ok(agent)
 }
