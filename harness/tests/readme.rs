@@ -86,12 +86,12 @@ fn every_readme_command_runs_as_written() {
     std::fs::write(bin.join("claude"), FAKE_CLAUDE).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let home = root.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let test_env = TestEnv::new();
+    let home = test_env.home();
     let path = format!(
         "{}:{}",
         bin.display(),
-        std::env::var("PATH").unwrap_or_default()
+        hermetic_path()
     );
 
     let mut cwd: PathBuf = root.path().to_path_buf();
@@ -135,7 +135,8 @@ fn every_readme_command_runs_as_written() {
             )
             .unwrap();
         }
-        let out = std::process::Command::new("sh")
+        let out = test_env
+            .command("sh")
             .arg("-c")
             .arg(&step.line)
             .current_dir(&here)

@@ -156,7 +156,7 @@ impl Fixture {
         let path = format!(
             "{}:{}",
             agents_bin().display(),
-            std::env::var("PATH").unwrap_or_default()
+            hermetic_path()
         );
         let mut c = harness();
         c.current_dir(self.work().join("my-project"))

@@ -663,9 +663,8 @@ fn pids_in(path: &Path) -> Vec<i32> {
 /// Starts `harness run` on `f` with `flags` as a plain child process (stdout and stderr to
 /// `<name>.stdout` / `<name>.stderr` in the fixture's folder), for signalling.
 fn spawn_round(f: &Fixture, flags: &[&str], name: &str) -> std::process::Child {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"));
+    let mut cmd = TestEnv::kept().command(assert_cmd::cargo::cargo_bin("harness"));
     cmd.env("HOME", &f.user_home)
-        .env("NO_COLOR", "1")
         .arg("run")
         .arg("--qset")
         .arg(&f.qset)

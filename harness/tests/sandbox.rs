@@ -233,7 +233,7 @@ fn adversary_round(w: &World, mode: &str, extra: &[&str]) -> (PathBuf, String, V
     let path = format!(
         "{}:{}",
         w.home.display(),
-        std::env::var("PATH").unwrap_or_default()
+        hermetic_path()
     );
     let o = w.run_env(&out, &w.adversary(&out), &flags, &[("PATH", path)]);
     let done = std::fs::read_to_string(out.join("ROUND_DONE"))
