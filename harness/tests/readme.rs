@@ -88,11 +88,7 @@ fn every_readme_command_runs_as_written() {
     std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
     let test_env = TestEnv::new();
     let home = test_env.home();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        hermetic_path()
-    );
+    let path = format!("{}:{}", bin.display(), hermetic_path());
 
     let mut cwd: PathBuf = root.path().to_path_buf();
     let mut ran = 0;

@@ -184,13 +184,22 @@ impl TestEnv {
         let mut v: Vec<(String, String)> = vec![
             ("PATH".into(), hermetic_path().to_string()),
             ("HOME".into(), home.display().to_string()),
-            ("XDG_CONFIG_HOME".into(), self.xdg_config().display().to_string()),
-            ("XDG_STATE_HOME".into(), self.xdg_state().display().to_string()),
+            (
+                "XDG_CONFIG_HOME".into(),
+                self.xdg_config().display().to_string(),
+            ),
+            (
+                "XDG_STATE_HOME".into(),
+                self.xdg_state().display().to_string(),
+            ),
             (
                 "XDG_DATA_HOME".into(),
                 home.join(".local/share").display().to_string(),
             ),
-            ("XDG_CACHE_HOME".into(), home.join(".cache").display().to_string()),
+            (
+                "XDG_CACHE_HOME".into(),
+                home.join(".cache").display().to_string(),
+            ),
             ("TMPDIR".into(), self.tmp().display().to_string()),
             ("LANG".into(), "C.UTF-8".into()),
             ("TZ".into(), "UTC".into()),
