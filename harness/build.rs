@@ -26,8 +26,10 @@ fn main() {
     let root = manifest_dir.parent().unwrap().to_path_buf();
     let demo = root.join("qsets").join("demo");
     let manifest = root.join("manifests").join("demo.json");
+    let discover = root.join("manifests").join("demo-discover.json");
     println!("cargo:rerun-if-changed={}", demo.display());
     println!("cargo:rerun-if-changed={}", manifest.display());
+    println!("cargo:rerun-if-changed={}", discover.display());
 
     let mut files = Vec::new();
     walk(&demo, &mut files);
@@ -75,5 +77,25 @@ fn main() {
         )
         .unwrap();
         writeln!(f, "pub static DEMO_MANIFEST: Option<&[u8]> = None;").unwrap();
+    }
+    // The discover demo is another design (no --deliver): its own sealed manifest.
+    writeln!(
+        f,
+        "/// manifests/demo-discover.json as shipped, when there."
+    )
+    .unwrap();
+    if discover.exists() {
+        writeln!(
+            f,
+            "pub static DEMO_DISCOVER_MANIFEST: Option<&[u8]> = Some(include_bytes!({:?}));",
+            discover.display().to_string()
+        )
+        .unwrap();
+    } else {
+        writeln!(
+            f,
+            "pub static DEMO_DISCOVER_MANIFEST: Option<&[u8]> = None;"
+        )
+        .unwrap();
     }
 }

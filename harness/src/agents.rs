@@ -166,6 +166,20 @@ pub fn assess(
     (activity, infra)
 }
 
+/// The `--version` line of the preset CLI `agent` names, found on PATH now; `None` for a
+/// built-in or a `command:` template, or when the CLI is not there or does not answer. `seal`
+/// records it in the design and `run --manifest` compares it.
+pub fn cli_version(agent: &str) -> Option<String> {
+    let (preset, _, _) = runners::CHECKED_VERSIONS
+        .iter()
+        .find(|(p, _, _)| p.name() == agent)?;
+    let path = std::env::var_os("PATH");
+    let exe = runners::resolve_program(std::ffi::OsStr::new(preset.name()), path.as_deref())?;
+    let v = capture(&exe, &["--version"]).ok()?;
+    let line = crate::text::clean_line(v.lines().next().unwrap_or("").trim(), 80);
+    (!line.is_empty()).then_some(line)
+}
+
 /// `harness doctor`'s lines for the preset CLIs: found where, which version (and the one
 /// checked), whether every flag the preset passes appears in that version's `--help`, and
 /// which credentials are present (names only, never values).

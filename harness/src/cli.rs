@@ -170,8 +170,8 @@ pub struct RunArgs {
     /// Repository and base commit.
     #[command(flatten)]
     pub base: BaseArgs,
-    /// Which arms to run.
-    #[arg(long, value_enum, default_value = "both")]
+    /// Which arms to run (any case: `ctrl` is CTRL).
+    #[arg(long, value_enum, default_value = "both", ignore_case = true)]
     pub arms: ArmsArg,
     /// Repetitions per (question, arm).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -431,6 +431,41 @@ pub struct SealArgs {
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// The round's design, sealed with the inputs.
+    #[command(flatten)]
+    pub design: DesignArgs,
+}
+
+/// The design `harness seal` records, with `harness run`'s flags and defaults: `run --manifest`
+/// refuses (exit 10) a round whose design differs, naming the field and both values.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Design (run --manifest must match each of these)")]
+pub struct DesignArgs {
+    /// The agent the round will run (as `run --agent`); its CLI's version found now is
+    /// recorded too. Required, except with --embedded-demo (baseline-grep).
+    #[arg(long, value_name = "SPEC")]
+    pub agent: Option<String>,
+    /// The model the round will pass (as `run --model`) [default: the CLI's own].
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Which arms the round will run (any case).
+    #[arg(long, value_enum, default_value = "both", ignore_case = true)]
+    pub arms: ArmsArg,
+    /// Repetitions per (question, arm).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub reps: u32,
+    /// The round hands the seal over (`run --deliver`); without it the design is discover.
+    #[arg(long)]
+    pub deliver: bool,
+    /// The sandbox level the round will ask for.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub sandbox: SandboxArg,
+    /// The per-dispatch time limit, seconds.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// Retries for infrastructure failures.
+    #[arg(long, default_value_t = 0)]
+    pub retries: u32,
 }
 
 /// `harness verify`.

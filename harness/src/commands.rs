@@ -290,7 +290,13 @@ pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
 }
 
 /// `harness seal`: the gate in phase post, then the manifest; refuses what the gate refuses.
-pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: bool) -> Result<Exit> {
+pub fn seal_cmd(
+    a: &GateArgs<'_>,
+    output: &Path,
+    force: bool,
+    embedded_demo: bool,
+    design: manifest::Design,
+) -> Result<Exit> {
     if !force && output.exists() {
         return Err(Fail::new(
             Exit::Usage,
@@ -354,6 +360,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
             },
         },
         inputs,
+        design: Some(design),
     };
     let json = manifest::to_sealed_json(&m)?;
     manifest::write_atomic(output, &json, force)?;
@@ -362,6 +369,7 @@ pub fn seal_cmd(a: &GateArgs<'_>, output: &Path, force: bool, embedded_demo: boo
         output.display(),
         &base.commit[..12]
     );
+    print!("{}", design_lines(m.design.as_ref()));
     Ok(Exit::Ok)
 }
 
@@ -458,6 +466,7 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
         let v = serde_json::json!({
             "manifest": a.manifest.display().to_string(),
             "checks": checks,
+            "design": m.design,
             "exit": exit.code(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -470,12 +479,27 @@ pub fn verify_cmd(a: &VerifyArgs<'_>) -> Result<Exit> {
         }
         println!("{:<9} {:<9} {}", c.what, c.status.as_str(), c.detail);
     }
+    print!("{}", design_lines(m.design.as_ref()));
     if bad > 0 {
         println!("verify: {bad} MISMATCH/MISSING — the inputs are not the ones sealed");
         return Ok(Exit::ManifestMismatch);
     }
     println!("verify: every input matches the manifest");
     Ok(Exit::Ok)
+}
+
+/// The sealed design as `verify` and `seal` show it: what `run --manifest` will insist on.
+fn design_lines(d: Option<&manifest::Design>) -> String {
+    match d {
+        None => "design    not sealed (a manifest from before designs were recorded: a round against it checks the inputs only; seal again to register the design)\n".into(),
+        Some(d) => {
+            let mut s = String::from("design    sealed (run --manifest refuses another, exit 10):\n");
+            for (k, v) in d.fields() {
+                s.push_str(&format!("  {k:<14} {v}\n"));
+            }
+            s
+        }
+    }
 }
 
 /// Why the sealed base cannot be checked, in the user's terms: the error of resolving the sha

@@ -24,8 +24,10 @@ pub struct Demo {
     pub seal: &'static [u8],
     /// The project files: path under project/, bytes, executable.
     pub project: Vec<(&'static str, &'static [u8], bool)>,
-    /// manifests/demo.json, when shipped.
+    /// manifests/demo.json (the deliver demo's design), when shipped.
     pub manifest: Option<&'static [u8]>,
+    /// manifests/demo-discover.json (the discover demo's design), when shipped.
+    pub manifest_discover: Option<&'static [u8]>,
 }
 
 /// Reads the embedded demo and checks its shape.
@@ -58,6 +60,7 @@ pub fn demo() -> Result<Demo> {
         seal: seals[0].1,
         project,
         manifest: DEMO_MANIFEST,
+        manifest_discover: DEMO_DISCOVER_MANIFEST,
     })
 }
 
@@ -78,8 +81,10 @@ pub struct DemoInputs {
     pub qset: PathBuf,
     /// The seal file.
     pub seal: PathBuf,
-    /// The manifest file, when shipped.
+    /// The deliver demo's manifest file, when shipped.
     pub manifest: Option<PathBuf>,
+    /// The discover demo's manifest file, when shipped.
+    pub manifest_discover: Option<PathBuf>,
 }
 
 impl Demo {
@@ -91,20 +96,19 @@ impl Demo {
         fs::write(&qset, self.qset)?;
         let seal = qdir.join(self.seal_name);
         fs::write(&seal, self.seal)?;
-        let manifest = match self.manifest {
-            Some(m) => {
-                let mdir = dir.join("manifests");
-                fs::create_dir_all(&mdir)?;
-                let p = mdir.join("demo.json");
-                fs::write(&p, m)?;
-                Some(p)
-            }
-            None => None,
+        let write = |bytes: Option<&[u8]>, name: &str| -> Result<Option<PathBuf>> {
+            let Some(m) = bytes else { return Ok(None) };
+            let mdir = dir.join("manifests");
+            fs::create_dir_all(&mdir)?;
+            let p = mdir.join(name);
+            fs::write(&p, m)?;
+            Ok(Some(p))
         };
         Ok(DemoInputs {
             qset,
             seal,
-            manifest,
+            manifest: write(self.manifest, "demo.json")?,
+            manifest_discover: write(self.manifest_discover, "demo-discover.json")?,
         })
     }
 

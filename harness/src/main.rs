@@ -9,6 +9,7 @@ use cli::{
 use harness::commands::{self, GateArgs, VerifyArgs};
 use harness::exit::{exit_of, Exit};
 use harness::gate::Phase;
+use harness::manifest::Design;
 use harness::round::executor::{ExecutorChoice, ExecutorSpec};
 use harness::round::{Arms, DemoMode, RunOptions};
 use std::time::Duration;
@@ -74,6 +75,42 @@ fn activate(r: &cli::ReadingArgs) -> anyhow::Result<()> {
 
 /// `harness run`'s (and `plan`'s) flags as the library takes them: the round's options, and
 /// where its units run.
+fn arms(a: ArmsArg) -> Arms {
+    match a {
+        ArmsArg::Arm => Arms::Arm,
+        ArmsArg::Ctrl => Arms::Ctrl,
+        ArmsArg::Both => Arms::Both,
+    }
+}
+
+/// The design `seal` records: its flags as the round's options would carry them, and the
+/// preset CLI's version found now. `seal` without `--agent` is refused (except the demo's).
+fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Design> {
+    let agent =
+        match (&d.agent, embedded_demo) {
+            (Some(a), _) => a.clone(),
+            (None, true) => "baseline-grep".into(),
+            (None, false) => return Err(harness::exit::Fail::new(
+                Exit::Usage,
+                "seal needs --agent: the manifest seals the round's design (agent, arms, reps, \
+                 --deliver, sandbox, timeout, retries) with its inputs; name the agent the round \
+                 will run (claude, codex, gemini, baseline-grep, baseline-grep-all or \
+                 command:<template>)",
+            )
+            .into()),
+        };
+    let mut opts = RunOptions::defaults();
+    opts.agent = Some(agent.clone());
+    opts.model = d.model.clone();
+    opts.arms = arms(d.arms);
+    opts.reps = d.reps;
+    opts.deliver = d.deliver;
+    opts.sandbox = sandbox(d.sandbox);
+    opts.timeout = Duration::from_secs(d.timeout);
+    opts.retries = d.retries;
+    Ok(Design::of_run(&opts, harness::agents::cli_version(&agent)))
+}
+
 fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
     let exec = ExecutorChoice {
         spec: a.executor,
@@ -88,11 +125,7 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         repo: a.base.repo,
         base_ref: a.base.base_ref,
         base_sha: a.base.base_sha,
-        arms: match a.arms {
-            ArmsArg::Arm => Arms::Arm,
-            ArmsArg::Ctrl => Arms::Ctrl,
-            ArmsArg::Both => Arms::Both,
-        },
+        arms: arms(a.arms),
         reps: a.reps,
         agent: a.agent,
         model: a.model,
@@ -194,6 +227,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             })
         }
         Command::Seal(a) => {
+            let design = sealed_design(&a.design, a.embedded_demo)?;
             // The demo's base is rebuilt from the binary; its folder lives only for this command.
             let demo_dir = if a.embedded_demo {
                 Some(harness::demo::build_temp_repo()?)
@@ -217,6 +251,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 &a.output,
                 a.force,
                 a.embedded_demo,
+                design,
             )
         }
         Command::Verify(a) => commands::verify_cmd(&VerifyArgs {

@@ -30,6 +30,129 @@ pub struct Manifest {
     pub base: BaseStamp,
     /// Each sealed input with its role, path as given and content hash.
     pub inputs: Vec<Input>,
+    /// The round's design (agent, arms, reps, deliver/discover, sandbox, timeout, retries,
+    /// judge): what the numbers are read against. Absent in manifests sealed before designs
+    /// were recorded; a round against one says "design not sealed".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<Design>,
+}
+
+/// What a judge field records while no judge reads the answers: the scorer's reading alone.
+pub const NO_JUDGE: &str = "none";
+
+/// A round's design as pre-registered by `harness seal` and compared by `run --manifest`:
+/// a round of another design (1 rep instead of 3, discover instead of deliver, another agent)
+/// is another experiment, and its numbers cannot be read against this registration.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Design {
+    /// The agent as given to `--agent`: a preset (`claude`), a built-in (`baseline-grep`) or a
+    /// `command:` template.
+    pub agent: String,
+    /// The preset CLI's `--version` line found when sealing; `None` for a built-in or a
+    /// template, or when the CLI was not on PATH (then a round's version is not compared).
+    pub agent_version: Option<String>,
+    /// `--model`; `None` is the CLI's own default.
+    pub model: Option<String>,
+    /// `both`, `ARM` or `CTRL`.
+    pub arms: String,
+    /// Repetitions per (question, arm).
+    pub reps: u32,
+    /// `deliver` (ARM's prompt names the planted seal) or `discover` (nothing does).
+    pub mode: String,
+    /// The sandbox level asked for (`auto`, `full`, `landlock`, `none`).
+    pub sandbox: String,
+    /// Per-dispatch time limit, seconds.
+    pub timeout_s: u64,
+    /// Retries of a dispatch that failed for the instrument's reasons.
+    pub retries: u32,
+    /// Who reads the answers beside the scorer; [`NO_JUDGE`] until a judge is chosen.
+    pub judge: String,
+}
+
+impl Design {
+    /// The design a round's options describe; `agent_version` is the preset CLI's version
+    /// found now (see [`crate::agents::cli_version`]).
+    pub fn of_run(opts: &crate::options::RunOptions, agent_version: Option<String>) -> Design {
+        Design {
+            agent: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
+            agent_version,
+            model: opts.model.clone(),
+            arms: opts.arms.as_str().into(),
+            reps: opts.reps,
+            mode: if opts.deliver { "deliver" } else { "discover" }.into(),
+            sandbox: opts.sandbox.name().into(),
+            timeout_s: opts.timeout.as_secs(),
+            retries: opts.retries,
+            judge: judge_of(opts),
+        }
+    }
+
+    /// Every field as (name, value) in the order `verify` shows them.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let opt = |v: &Option<String>, none: &str| {
+            v.as_deref()
+                .map(|s| crate::text::clean_line(s, 120))
+                .unwrap_or_else(|| none.to_string())
+        };
+        vec![
+            ("agent", crate::text::clean_line(&self.agent, 160)),
+            (
+                "agent_version",
+                opt(
+                    &self.agent_version,
+                    "not recorded (not a preset CLI, or not on PATH when sealed)",
+                ),
+            ),
+            ("model", opt(&self.model, "the CLI's default")),
+            ("arms", crate::text::clean_line(&self.arms, 20)),
+            ("reps", self.reps.to_string()),
+            ("mode", crate::text::clean_line(&self.mode, 20)),
+            ("sandbox", crate::text::clean_line(&self.sandbox, 20)),
+            ("timeout_s", self.timeout_s.to_string()),
+            ("retries", self.retries.to_string()),
+            ("judge", crate::text::clean_line(&self.judge, 80)),
+        ]
+    }
+
+    /// One [`Check`] per field: `match`, or MISMATCH naming both values. The CLI version is
+    /// compared only when both sides found one.
+    pub fn compare(&self, now: &Design) -> Vec<Check> {
+        let sealed = self.fields();
+        let current = now.fields();
+        sealed
+            .into_iter()
+            .zip(current)
+            .map(|((name, was), (_, is))| {
+                let unknown = name == "agent_version"
+                    && (self.agent_version.is_none() || now.agent_version.is_none());
+                if unknown {
+                    Check {
+                        what: name.into(),
+                        status: Status::NotUsed,
+                        detail: format!("not compared: sealed {was}, this run {is}"),
+                    }
+                } else if was == is {
+                    Check {
+                        what: name.into(),
+                        status: Status::Match,
+                        detail: was,
+                    }
+                } else {
+                    Check {
+                        what: name.into(),
+                        status: Status::Mismatch,
+                        detail: format!("sealed {was}, this run {is}"),
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// The judge a round's options choose; [`NO_JUDGE`] while the harness has no judge. (A judge
+/// option fills this from `RunOptions`, and `seal` records the same value.)
+pub fn judge_of(_opts: &crate::options::RunOptions) -> String {
+    NO_JUDGE.into()
 }
 
 /// The scorer's identity: a different lexicon classifies differently.

@@ -41,6 +41,10 @@ pub struct ManifestRecord {
     pub path: Option<String>,
     /// One line per compared thing.
     pub checks: Vec<String>,
+    /// The manifest sealed the round's design too (agent, arms, reps, mode, sandbox, timeout,
+    /// retries, judge) and it matched; false without a manifest or with one from before.
+    #[serde(default)]
+    pub design_sealed: bool,
 }
 
 /// The base commit of the round.

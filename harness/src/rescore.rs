@@ -453,6 +453,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
             status: "UNVERIFIED".into(),
             path: None,
             checks: Vec::new(),
+            design_sealed: false,
         },
         base: record::BaseRecord {
             repo: String::new(),

@@ -394,6 +394,7 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
             path: "q.tsv".into(),
             sha256: crate::manifest::sha256_hex(qset_text.as_bytes()),
         }],
+        design: None,
     };
     let mpath = work.join("manifest.json");
     let mut changed = qset_text.clone().into_bytes();

@@ -95,7 +95,8 @@ fn a_preset_whose_cli_is_missing_stops_before_any_dispatch_saying_how_to_install
     let work = world(root.path());
     let empty = root.path().join("empty-bin");
     std::fs::create_dir_all(&empty).unwrap();
-    let path = format!("{}:/usr/bin:/bin", empty.display());
+    // The host's PATH (without any agent CLI: a user's machine may have one installed).
+    let path = path_with(&[&empty]);
     let o = run(&work, "claude", Some(&path));
     assert_eq!(o.status.code(), Some(8), "{}", show(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);

@@ -524,7 +524,7 @@ fn flags_agree_across_commands_and_every_report_speaks_json() {
     let (dir, repo, qset, seal, pos) = one_question();
     let seal_cmd = |flag: &str, m: &std::path::Path| {
         harness()
-            .args(["seal", "--qset"])
+            .args(["seal", "--agent", "baseline-grep", "--qset"])
             .arg(&qset)
             .arg("--seal")
             .arg(&seal)

@@ -95,9 +95,8 @@ impl Round {
     }
 
     fn command(&self, args: &[String]) -> Command {
-        let mut c = Command::new(assert_cmd::cargo::cargo_bin("harness"));
-        c.env("NO_COLOR", "1")
-            .env("TMPDIR", &self.tmp)
+        let mut c = TestEnv::kept().command(assert_cmd::cargo::cargo_bin("harness"));
+        c.env("TMPDIR", &self.tmp)
             .env_remove("HARNESS_FAULT_KILL_AT")
             .current_dir(self.dir.path())
             .args(args);

@@ -64,7 +64,7 @@ fn gate(f: &Fixture) -> assert_cmd::assert::Assert {
 /// `harness seal` of the fixture into the manifest `m`.
 fn seal(f: &Fixture, m: &std::path::Path) -> assert_cmd::assert::Assert {
     harness()
-        .args(["seal", "--qset"])
+        .args(["seal", "--agent", "baseline-grep", "--reps", "1", "--qset"])
         .arg(&f.qset)
         .arg("--seal")
         .arg(&f.seal)
@@ -433,7 +433,14 @@ fn the_manifest_records_the_token_rule_and_verify_names_it_when_it_differs() {
     assert_eq!(field(&word), "word");
     let exact = f.work.join("exact.json");
     harness()
-        .args(["seal", "--token-match", "exact", "--qset"])
+        .args([
+            "seal",
+            "--agent",
+            "baseline-grep",
+            "--token-match",
+            "exact",
+            "--qset",
+        ])
         .arg(&f.qset)
         .arg("--seal")
         .arg(&f.seal)

@@ -1,12 +1,10 @@
 //! `harness score -`, `harness lexicon eval`, `--lexicon FILE` and `--token-match`, driven
 //! through the real binary.
 
-use assert_cmd::Command;
 use predicates::str::contains;
 
-fn harness() -> Command {
-    Command::cargo_bin("harness").unwrap()
-}
+mod common;
+use common::harness;
 
 fn score(kind: &str, token: &str, answer: &str, extra: &[&str]) -> String {
     let out = harness()

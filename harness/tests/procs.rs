@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{agents_dir, harness, make_repo, tok, write_qset};
+use common::{agents_dir, harness, make_repo, tok, write_qset, TestEnv};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -241,9 +241,9 @@ fn agents_die_with_the_harness(sandbox: &str, salt: u32) {
     let r = round(2);
     let m = mark(salt);
     let spec = agent("detacher.sh", &[&m, "stay"]);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+    let mut child = TestEnv::kept()
+        .command(assert_cmd::cargo::cargo_bin("harness"))
         .env("HOME", r.home())
-        .env("NO_COLOR", "1")
         .args(r.args(&[
             "--agent",
             &spec,

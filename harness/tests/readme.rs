@@ -86,13 +86,9 @@ fn every_readme_command_runs_as_written() {
     std::fs::write(bin.join("claude"), FAKE_CLAUDE).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let home = root.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let test_env = TestEnv::new();
+    let home = test_env.home();
+    let path = format!("{}:{}", bin.display(), hermetic_path());
 
     let mut cwd: PathBuf = root.path().to_path_buf();
     let mut ran = 0;
@@ -135,7 +131,8 @@ fn every_readme_command_runs_as_written() {
             )
             .unwrap();
         }
-        let out = std::process::Command::new("sh")
+        let out = test_env
+            .command("sh")
             .arg("-c")
             .arg(&step.line)
             .current_dir(&here)

@@ -153,11 +153,7 @@ impl Fixture {
         extra: &[&str],
         out: &str,
     ) -> assert_cmd::assert::Assert {
-        let path = format!(
-            "{}:{}",
-            agents_bin().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = format!("{}:{}", agents_bin().display(), hermetic_path());
         let mut c = harness();
         c.current_dir(self.work().join("my-project"))
             .env("PATH", path)

@@ -733,9 +733,8 @@ fn pids_in(path: &Path) -> Vec<i32> {
 /// Starts `harness run` on `f` with `flags` as a plain child process (stdout and stderr to
 /// `<name>.stdout` / `<name>.stderr` in the fixture's folder), for signalling.
 fn spawn_round(f: &Fixture, flags: &[&str], name: &str) -> std::process::Child {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"));
+    let mut cmd = TestEnv::kept().command(assert_cmd::cargo::cargo_bin("harness"));
     cmd.env("HOME", &f.user_home)
-        .env("NO_COLOR", "1")
         .arg("run")
         .arg("--qset")
         .arg(&f.qset)
@@ -1046,7 +1045,10 @@ fn an_out_dir_that_names_an_arm_is_refused_before_dispatch() {
 fn a_qset_changed_by_one_byte_fails_the_manifest_before_dispatch() {
     let f = Fixture::new();
     let manifest = f.dir.path().join("manifest.json");
-    f.seal_manifest(&manifest, &[]);
+    f.seal_manifest(
+        &manifest,
+        &["--agent", &agent("noop.sh", &[]), "--reps", "1"],
+    );
     let mut q = std::fs::read(&f.qset).unwrap();
     let i = q.iter().position(|b| *b == b'?').unwrap();
     q[i] = b'.';
@@ -1069,7 +1071,8 @@ fn a_qset_changed_by_one_byte_fails_the_manifest_before_dispatch() {
 fn an_unchanged_manifest_lets_the_round_run() {
     let f = Fixture::new();
     let manifest = f.dir.path().join("manifest.json");
-    f.seal_manifest(&manifest, &[]);
+    let spec = agent("sealreader.sh", &[]);
+    f.seal_manifest(&manifest, &["--agent", &spec, "--reps", "1"]);
     let o = f.run(&[
         "--agent",
         &agent("sealreader.sh", &[]),
@@ -1080,6 +1083,80 @@ fn an_unchanged_manifest_lets_the_round_run() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(f.round_done().contains("manifest: match"));
+    assert!(
+        f.round_done().contains("design: sealed"),
+        "{}",
+        f.round_done()
+    );
+}
+
+/// The manifest seals the design: a round with other reps, without --deliver or with another
+/// agent is refused before any dispatch (exit 10), naming the field and both values.
+#[test]
+fn a_round_of_another_design_than_sealed_is_refused_naming_the_field() {
+    let f = Fixture::new();
+    let manifest = f.dir.path().join("manifest.json");
+    let spec = agent("sealreader.sh", &[]);
+    f.seal_manifest(&manifest, &["--agent", &spec, "--reps", "3", "--deliver"]);
+    let m = manifest.to_str().unwrap();
+    let other = agent("noop.sh", &[]);
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["--agent", &spec, "--reps", "1", "--deliver"],
+            "reps",
+            "sealed 3, this run 1",
+        ),
+        (
+            &["--agent", &spec, "--reps", "3"],
+            "mode",
+            "sealed deliver, this run discover",
+        ),
+        (
+            &["--agent", &other, "--reps", "3", "--deliver"],
+            "agent",
+            "this run command:",
+        ),
+    ];
+    for (flags, field, both) in cases {
+        let mut args = flags.to_vec();
+        args.extend(["--manifest", m]);
+        let o = f.run(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(10), "{field}: {err}");
+        let line = err
+            .lines()
+            .find(|l| l.trim_start().starts_with(field) && l.contains("MISMATCH"))
+            .unwrap_or_else(|| panic!("no MISMATCH line for {field}: {err}"));
+        assert!(line.contains(both), "{line}");
+        assert!(!f.out.exists(), "a refused round wrote its out-dir");
+    }
+    // verify shows the sealed design.
+    let v = harness()
+        .args(["verify", "--manifest", m])
+        .output()
+        .unwrap();
+    let out = text(&v.stdout);
+    assert!(out.contains("design    sealed"), "{out}");
+    assert!(out.lines().any(|l| l.trim() == "reps           3"), "{out}");
+    assert!(
+        out.lines().any(|l| l.trim() == "mode           deliver"),
+        "{out}"
+    );
+}
+
+/// Without --manifest, ROUND_DONE and the brief say the design is not sealed.
+#[test]
+fn a_round_without_a_manifest_says_design_not_sealed() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", &agent("sealreader.sh", &[]), "--reps", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        f.round_done().contains("design: design not sealed"),
+        "{}",
+        f.round_done()
+    );
+    let report = std::fs::read_to_string(f.out.join("report.md")).unwrap();
+    assert!(report.contains("design not sealed"), "{report}");
 }
 
 #[test]
@@ -1202,7 +1279,18 @@ fn a_sealed_protocol_left_off_the_run_is_a_manifest_mismatch() {
     )
     .unwrap();
     let manifest = f.dir.path().join("manifest.json");
-    f.seal_manifest(&manifest, &["--protocol", proto.to_str().unwrap()]);
+    let spec = agent("sealreader.sh", &[]);
+    f.seal_manifest(
+        &manifest,
+        &[
+            "--protocol",
+            proto.to_str().unwrap(),
+            "--agent",
+            &spec,
+            "--reps",
+            "1",
+        ],
+    );
     let o = f.run(&[
         "--agent",
         &agent("noop.sh", &[]),

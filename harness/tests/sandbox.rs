@@ -230,11 +230,7 @@ fn adversary_round(w: &World, mode: &str, extra: &[&str]) -> (PathBuf, String, V
     let mut flags = vec!["--sandbox", mode, "--jobs", "2"];
     flags.extend_from_slice(extra);
     // The real home on PATH (some users put `~` there): it must not become a runtime folder.
-    let path = format!(
-        "{}:{}",
-        w.home.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = format!("{}:{}", w.home.display(), hermetic_path());
     let o = w.run_env(&out, &w.adversary(&out), &flags, &[("PATH", path)]);
     let done = std::fs::read_to_string(out.join("ROUND_DONE"))
         .unwrap_or_else(|e| panic!("no ROUND_DONE ({e})\n{}", show(&o)));

@@ -207,7 +207,8 @@ fn spawn_slurm_round(r: &Round, out: &Path, agent: &str, more: &[&str]) -> std::
         "slurm",
     ];
     extra.extend(more);
-    Command::new(assert_cmd::cargo::cargo_bin("harness"))
+    TestEnv::kept()
+        .command(assert_cmd::cargo::cargo_bin("harness"))
         .args(r.args("run", out, &extra))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -105,7 +105,15 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
             .map(|c| sanitize::excerpt(c, 60))
             .unwrap_or_else(|| "not reported".into()),
     ));
-    out.push(format!("manifest: {}", s.manifest.as_str()));
+    out.push(format!(
+        "manifest: {}{}",
+        s.manifest.as_str(),
+        if s.design_sealed {
+            ""
+        } else {
+            " (design not sealed)"
+        }
+    ));
     out.push(format!(
         "files: {}  (full tables: harness report {} · report.html)",
         facts.out_dir, facts.out_dir
@@ -140,6 +148,7 @@ pub fn json(report: &Report, facts: &RunFacts, exit: i32) -> serde_json::Value {
         "reason": s.verdict_detail,
         "watermark": s.watermark,
         "manifest": s.manifest.as_str(),
+        "design_sealed": s.design_sealed,
         "headline": headline,
         "dispatches": facts,
     })

@@ -54,11 +54,16 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
         (
             "design",
             format!(
-                "arms {} · reps {} · deliver {} · isolation {}",
+                "arms {} · reps {} · deliver {} · isolation {} · {}",
                 clean(&m.arms),
                 m.reps,
                 if m.deliver { "yes" } else { "no" },
-                clean(&m.isolation)
+                clean(&m.isolation),
+                if m.design_sealed {
+                    "sealed in the manifest"
+                } else {
+                    "design not sealed"
+                }
             ),
         ),
         ("base", clean(&m.base_sha)),

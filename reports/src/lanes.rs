@@ -88,6 +88,7 @@ pub fn fixture_meta() -> RoundMeta {
         arms: "both".into(),
         deliver: false,
         manifest: ManifestStatus::Match,
+        design_sealed: true,
         contaminated: false,
         isolation: "none".into(),
         base_sha: "0".repeat(40),

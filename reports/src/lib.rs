@@ -143,6 +143,10 @@ pub struct RoundMeta {
     pub deliver: bool,
     /// Manifest check result.
     pub manifest: ManifestStatus,
+    /// The manifest sealed the round's design (agent, arms, reps, mode, sandbox, timeout,
+    /// retries, judge) and it matched. Without it every header says "design not sealed".
+    #[serde(default)]
+    pub design_sealed: bool,
     /// The round ran with the contamination override: every number is watermarked.
     pub contaminated: bool,
     /// The isolation level the runner recorded.

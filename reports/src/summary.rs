@@ -319,6 +319,8 @@ pub struct Summary {
     pub watermark: Option<String>,
     /// Manifest status (UNVERIFIED goes in the header, not on every line).
     pub manifest: ManifestStatus,
+    /// The manifest sealed the round's design too ([`crate::RoundMeta::design_sealed`]).
+    pub design_sealed: bool,
 }
 
 /// Whether a row is the good outcome for its kind (PASS; CONFLICT_FOLLOWED for conflict).
@@ -602,6 +604,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         verdict_detail: String::new(),
         watermark: None,
         manifest: meta.manifest,
+        design_sealed: meta.design_sealed,
     };
     let (verdict, claimed, detail) = instrument_verdict(&s);
     s.verdict = verdict;

@@ -104,6 +104,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         } else {
             ManifestStatus::Unverified
         },
+        design_sealed: record.manifest.status == "match" && record.manifest.design_sealed,
         contaminated: record.contaminated,
         isolation: isolation_header(record),
         base_sha: record.base.sha.clone(),
@@ -452,6 +453,10 @@ pub fn write_round_done(
     }
     text.push_str(&format!("manifest: {}\n", record.manifest.status));
     text.push_str(&format!(
+        "design: {}\n",
+        design_word(record.manifest.status == "match" && record.manifest.design_sealed)
+    ));
+    text.push_str(&format!(
         "seal: {}\n",
         record
             .seal_name
@@ -479,4 +484,13 @@ pub fn write_round_done(
 /// Which kind a qid has (for legacy names).
 pub fn kind_of(qset: &Qset, qid: &str) -> Option<Kind> {
     qset.questions.iter().find(|q| q.qid == qid).map(|q| q.kind)
+}
+
+/// ROUND_DONE's `design:` word: whether the manifest sealed the round's design.
+fn design_word(sealed: bool) -> &'static str {
+    if sealed {
+        "sealed"
+    } else {
+        "design not sealed"
+    }
 }

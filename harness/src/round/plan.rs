@@ -336,7 +336,11 @@ fn resolve_demo(mut opts: RunOptions) -> Result<(RunOptions, Option<DemoDirs>)> 
     opts.qset = Some(inputs.qset);
     opts.seal = Some(inputs.seal);
     if opts.manifest.is_none() {
-        opts.manifest = inputs.manifest;
+        // Each demo question is its own sealed design (deliver or discover).
+        opts.manifest = match mode {
+            DemoMode::Deliver => inputs.manifest,
+            DemoMode::Discover => inputs.manifest_discover,
+        };
     }
     opts.repo = Some(repo);
     if opts.agent.is_none() {
@@ -456,6 +460,7 @@ fn check_manifest(
             status: "UNVERIFIED".into(),
             path: None,
             checks: Vec::new(),
+            design_sealed: false,
         });
     };
     let m = manifest::load(mp)?;
@@ -469,6 +474,37 @@ fn check_manifest(
     if opts.arms == Arms::Ctrl && opts.seal.is_none() {
         checks.retain(|c| c.what != "seal");
     }
+    // The design: each field compared; the CLI's version only when the manifest has one.
+    let design_sealed = m.design.is_some();
+    if let Some(sealed) = &m.design {
+        let version = sealed
+            .agent_version
+            .as_ref()
+            .and_then(|_| crate::agents::cli_version(opts.agent.as_deref().unwrap_or("")));
+        let now = manifest::Design::of_run(opts, version);
+        let design = sealed.compare(&now);
+        let differs: Vec<String> = design
+            .iter()
+            .filter(|c| !c.status.is_ok())
+            .map(|c| format!("{} ({})", c.what, c.detail))
+            .collect();
+        // The shipped demo run with other flags (`--reps 1`, another agent) is a variation the
+        // shipped manifest does not register: said, and run as unsealed, never as "match".
+        if !differs.is_empty() && opts.demo.is_some() && m.base.repo == crate::demo::EMBEDDED_REPO {
+            eprintln!(
+                "harness: note: the shipped demo manifest {} seals another design: {}; this round runs without it (manifest UNVERIFIED, design not sealed)",
+                mp.display(),
+                differs.join("; ")
+            );
+            return Ok(ManifestRecord {
+                status: "UNVERIFIED".into(),
+                path: None,
+                checks: Vec::new(),
+                design_sealed: false,
+            });
+        }
+        checks.extend(design);
+    }
     let bad: Vec<_> = checks.iter().filter(|c| !c.status.is_ok()).collect();
     if !bad.is_empty() {
         let lines: Vec<String> = bad
@@ -478,7 +514,7 @@ fn check_manifest(
         return Err(Fail::new(
             Exit::ManifestMismatch,
             format!(
-                "the inputs are not the ones sealed in {}; the round does not start:\n{}",
+                "the inputs or the design are not the ones sealed in {}; the round does not start:\n{}",
                 mp.display(),
                 lines.join("\n")
             ),
@@ -492,6 +528,7 @@ fn check_manifest(
             .iter()
             .map(|c| format!("{} {} {}", c.what, c.status.as_str(), c.detail))
             .collect(),
+        design_sealed,
     })
 }
 

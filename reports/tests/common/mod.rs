@@ -25,6 +25,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         arms: "both".into(),
         deliver: true,
         manifest: ManifestStatus::Match,
+        design_sealed: true,
         contaminated: false,
         isolation: "checkout+fresh-home".into(),
         base_sha: "0123456789abcdef0123456789abcdef01234567".into(),
