@@ -13,6 +13,7 @@ pub mod html;
 pub mod json;
 pub mod lanes;
 pub mod markdown;
+pub mod rules;
 pub mod sanitize;
 pub mod stats;
 pub mod summary;
