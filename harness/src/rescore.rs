@@ -485,6 +485,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         finished: None,
         status: record::RoundStatus::Done,
         counts: Default::default(),
+        order_seed: None,
     }
 }
 

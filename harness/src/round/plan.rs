@@ -126,6 +126,10 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     );
     let lock = open_out(&opts, &out, &mut record)?;
     let dispatches = make_dispatches(&opts, &inputs, &out, planted_path.as_deref())?;
+    let dispatches = match record.order_seed {
+        Some(seed) => super::order::interleave(dispatches, seed),
+        None => dispatches,
+    };
     let forbid = forbidden_paths(&opts, &out, &corpus);
     crate::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
         .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
@@ -772,6 +776,7 @@ fn round_record(
         finished: None,
         status: RoundStatus::Running,
         counts: Default::default(),
+        order_seed: Some(super::order::fresh_seed()),
     }
 }
 
@@ -809,6 +814,8 @@ fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<j
         .into());
     }
     record.started = old.started.clone();
+    // The recorded seed gives the recorded order: a resumed round runs in the order it began.
+    record.order_seed = old.order_seed;
     for name in REPORT_FILES {
         let _ = std::fs::remove_file(out.join(name));
     }
