@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod brief;
+pub mod compare;
 pub mod csv;
 mod header;
 pub mod html;
