@@ -122,3 +122,17 @@ fn rounds_on_different_qsets_are_refused_naming_the_qset() {
     assert_eq!(o.status.code(), Some(10), "{err}");
     assert!(err.contains("not comparable: qset differs"), "{err}");
 }
+
+/// `harness plan` states the power line before a token is spent: the demo's 5 positive and 4
+/// negative items at 3 reps. Expected values: scipy, `(norm.ppf(.975) + norm.ppf(.8)) *
+/// sqrt(0.5 / n)` at n = 5, 15, 4, 12 → 0.886, 0.511, 0.991, 0.572.
+#[test]
+fn plan_prints_the_smallest_detectable_difference() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(d.path(), &["plan", "--out", "p"]);
+    let s = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", text(&o.stderr));
+    assert!(s.contains("power (80%, two-sided α=0.05"), "{s}");
+    assert!(s.contains("DELIVERY 5 items × 3 reps: 0.89 if each item's reps agree, 0.51 if reps are independent"), "{s}");
+    assert!(s.contains("HUI      4 items × 3 reps: 0.99 if each item's reps agree, 0.57 if reps are independent"), "{s}");
+}

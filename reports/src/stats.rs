@@ -308,6 +308,34 @@ pub fn fisher_exact(a: u64, b: u64, c: u64, d: u64) -> Option<f64> {
     Some(p.clamp(0.0, 1.0))
 }
 
+/// The smallest difference of two rates a design can detect at 80% power, two-sided α = 0.05,
+/// normal approximation: `(z₀.₉₇₅ + z₀.₈)·√(2·¼ / n)`, the variance taken at its maximum (rates
+/// of ½). Two bounds for `items` items of `reps` reps each: `reps_identical` (every rep of an
+/// item gives the same answer, so an item is one draw: `n = items`) and `reps_independent`
+/// (reps are independent draws: `n = items·reps`). The truth lies between; more reps move only
+/// the second. `None` with no items.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DetectableDifference {
+    /// With every item's reps alike (the usual case for a deterministic agent).
+    pub reps_identical: f64,
+    /// With reps independent.
+    pub reps_independent: f64,
+}
+
+/// See [`DetectableDifference`].
+pub fn detectable_difference(items: u64, reps: u32) -> Option<DetectableDifference> {
+    if items == 0 || reps == 0 {
+        return None;
+    }
+    let normal = Normal::new(0.0, 1.0).expect("standard normal parameters are valid");
+    let z = normal.inverse_cdf(0.975) + normal.inverse_cdf(0.8);
+    let at = |n: f64| z * (0.5 / n).sqrt();
+    Some(DetectableDifference {
+        reps_identical: at(items as f64),
+        reps_independent: at(items as f64 * reps as f64),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,6 +563,21 @@ mod tests {
         assert_eq!(got.n_eff, 12.0);
         assert!(close(got.interval.lo, 0.7575059933447589, 1e-9));
         assert!(!got.interval.degenerate());
+    }
+
+    /// Expected: `(norm.ppf(.975) + norm.ppf(.8)) * sqrt(0.5 / n)` with scipy.stats.norm.
+    #[test]
+    fn detectable_difference_matches_scipy() {
+        for (m, r, ident, indep) in [
+            (5, 3, 0.8859390348296596, 0.5114971402445012),
+            (4, 3, 0.9905099528998365, 0.5718711879417241),
+            (12, 1, 0.5718711879417241, 0.5718711879417241),
+        ] {
+            let d = detectable_difference(m, r).unwrap();
+            assert!(close(d.reps_identical, ident, 1e-9), "{m}x{r}");
+            assert!(close(d.reps_independent, indep, 1e-9), "{m}x{r}");
+        }
+        assert_eq!(detectable_difference(0, 3), None);
     }
 
     #[test]
