@@ -136,9 +136,9 @@ mod tests {
     }
 
     /// The generator's first outputs for seed 1234567, computed independently with a Python
-    /// transcription of Vigna's splitmix64.c (`x += 0x9E3779B97F4A7C15; z = x; z = (z ^ z>>30)
-    /// * 0xBF58476D1CE4E5B9; z = (z ^ z>>27) * 0x94D049BB133111EB; z ^ z>>31`, all mod 2⁶⁴);
-    /// a changed constant shows here.
+    /// transcription of Vigna's splitmix64.c (`x += 0x9E3779B97F4A7C15; z = x;
+    /// z = (z ^ z>>30) · 0xBF58476D1CE4E5B9; z = (z ^ z>>27) · 0x94D049BB133111EB; z ^ z>>31`,
+    /// all mod 2⁶⁴); a changed constant shows here.
     #[test]
     fn splitmix_matches_the_reference() {
         let mut r = SplitMix64(1234567);
