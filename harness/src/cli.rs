@@ -70,6 +70,13 @@ pub enum Command {
     Score(ScoreArgs),
     /// Render an existing round.
     Report(ReportArgs),
+    /// Did round B's hand-off carry more than round A's? Two finished rounds on the same sealed
+    /// qset and base, paired by item: per axis and per item the A→B difference of ARM rates
+    /// with a 95% interval over items, an exact sign test and McNemar on items, the items that
+    /// flipped with their answers. What differs between the rounds is stated first; two rounds
+    /// of the same setup are the noise floor and say so. Exit 0 with a result (never a verdict
+    /// code); exit 10 naming the field when the qset or base differ.
+    Compare(CompareArgs),
     /// What a round needs on this machine, and whether it is there.
     Doctor(DoctorArgs),
     /// The refusal lexicon: measure it against human labels, find what a round could not read.
@@ -599,6 +606,20 @@ pub struct ReportArgs {
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out_flag: Option<PathBuf>,
     /// Output format (printed to stdout).
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+}
+
+/// `harness compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Round A's out-dir (the baseline).
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// Round B's out-dir (the change).
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    /// Output format (printed to stdout): table (plain text), md, json or html.
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,
 }

@@ -304,6 +304,23 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 ReportFormat::Html => "html",
             },
         ),
+        Command::Compare(a) => commands::compare::compare(
+            &a.a,
+            &a.b,
+            match a.format {
+                ReportFormat::Table => "table",
+                ReportFormat::Md => "md",
+                ReportFormat::Json => "json",
+                ReportFormat::Html => "html",
+                ReportFormat::Csv => {
+                    return Err(harness::exit::Fail::new(
+                        harness::exit::Exit::Usage,
+                        "compare has no csv format (table, md, json, html)",
+                    )
+                    .into())
+                }
+            },
+        ),
         Command::Doctor(a) => commands::doctor(a.format == FormatArg::Json, a.preflight),
         Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
             harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {

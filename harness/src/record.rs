@@ -155,6 +155,11 @@ pub struct RoundRecord {
     pub status: RoundStatus,
     /// Dispatch counts.
     pub counts: Counts,
+    /// The seed of the dispatch order (`round::order`): blocks of one (question, rep) holding
+    /// every arm, shuffled. `None` for rounds recorded before the order was shuffled (they ran
+    /// in qset order, and resume so).
+    #[serde(default)]
+    pub order_seed: Option<u64>,
     /// Changes of what the answers depend on (program, home files, harness.toml values) that
     /// a resume accepted with `--accept-change`, each with its time and both hashes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -302,6 +307,13 @@ pub struct DispatchRecord {
     /// How the checkout was made: `overlay` (mounted in the sandbox) or `copy` (issue 14).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkout: Option<String>,
+    /// When the unit began this dispatch (ms since the epoch): before the checkout, so a
+    /// dispatch whose agent never started still has a time. `None` in older records.
+    #[serde(default)]
+    pub dispatch_started_unix_ms: Option<u64>,
+    /// When the unit finished it (after the last attempt).
+    #[serde(default)]
+    pub dispatch_ended_unix_ms: Option<u64>,
     /// Where the last attempt's wall time went, phase by phase (issue 23); absent in records
     /// written before phases were timed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -392,6 +404,8 @@ impl DispatchRecord {
             stray_processes: Vec::new(),
             activity: None,
             checkout: None,
+            dispatch_started_unix_ms: None,
+            dispatch_ended_unix_ms: None,
             phases: None,
         }
     }
@@ -407,6 +421,14 @@ impl DispatchRecord {
         self.env_names = o.env_names.clone();
         self.stray_processes = o.stray_processes.clone();
     }
+}
+
+/// Now, in ms since the epoch (0 for a clock before 1970).
+pub fn now_unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 /// Whether a file name is an answer file by the strict pattern `<label>_r<digits>.txt`

@@ -487,13 +487,14 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         finished: None,
         status: record::RoundStatus::Done,
         counts: Default::default(),
+        order_seed: None,
         accepted_changes: Vec::new(),
     }
 }
 
 /// The report as a terminal may show it: tokens masked with the round's qset; when that qset
 /// cannot be read, every excerpt is withheld rather than risk printing a token.
-fn masked_for_terminal(out: &Path, report: &Report) -> Report {
+pub(crate) fn masked_for_terminal(out: &Path, report: &Report) -> Report {
     let record = record::load_round(out).ok();
     let opts = RescoreOptions {
         out: out.to_path_buf(),
@@ -557,7 +558,7 @@ pub fn report(out: &Path, format: &str) -> Result<Exit> {
 /// The report of a finished round from its answers and record, with the scorer it was scored
 /// with (another scorer is `harness rescore`'s job): every planned answer present and the one
 /// the harness wrote, or refused.
-fn derived_report(out: &Path) -> Result<Report> {
+pub(crate) fn derived_report(out: &Path) -> Result<Report> {
     let record = record::load_round(out)?;
     if record.scorer_fingerprint != crate::reading::active().fingerprint() {
         return Err(Fail::new(

@@ -58,12 +58,45 @@ pub fn plan_cmd(opts: RunOptions) -> Result<Exit> {
         n.saturating_sub(1),
         p.out.display()
     );
+    for line in power_lines(&planned.qset, p.options.reps) {
+        println!("{line}");
+    }
     println!(
         "next: harness unit --out {} --index N for every N (on machines sharing the out-dir), then harness collect --out {}",
         p.out.display(),
         p.out.display()
     );
     Ok(Exit::Ok)
+}
+
+/// The power line: for the qset's item counts and the reps, the smallest ARM−CTRL (and A−B,
+/// between two rounds on this qset) difference in DELIVERY and HUI detectable at 80% power,
+/// so a user knows before spending tokens whether these questions can answer the question.
+pub fn power_lines(qset: &scorer::qset::Qset, reps: u32) -> Vec<String> {
+    let mut out = vec![format!(
+        "power (80%, two-sided α=0.05, normal approximation, rates at ½; ARM−CTRL and A−B alike): \
+         smallest detectable difference"
+    )];
+    for (name, kind) in [
+        ("DELIVERY", scorer::Kind::Positive),
+        ("HUI", scorer::Kind::Negative),
+    ] {
+        let items = qset.questions.iter().filter(|q| q.kind == kind).count() as u64;
+        out.push(match reports::stats::detectable_difference(items, reps) {
+            Some(d) => format!(
+                "  {name:<8} {items} items × {reps} reps: {:.2} if each item's reps agree, {:.2} if reps are independent{}",
+                d.reps_identical,
+                d.reps_independent,
+                if d.reps_identical >= 1.0 {
+                    " (no difference of rates can reach 1.00: more items are needed)"
+                } else {
+                    ""
+                }
+            ),
+            None => format!("  {name:<8} UNMEASURED: the qset has no {kind} items"),
+        });
+    }
+    out
 }
 
 /// `harness unit --out DIR --index N`: runs dispatch N unless its answer is already recorded.

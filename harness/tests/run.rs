@@ -903,6 +903,8 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     );
     // The labels are kept; the round is not marked done.
     let labelmap_before = f.labelmap();
+    let order_before = plan_order(&f.plan_path());
+    let seed_before = order_seed(&f.out);
     assert_eq!(f.labelmap().len(), 10);
     assert!(
         !f.out.join("ROUND_DONE").exists() || f.round_done().contains("complete: NO"),
@@ -923,6 +925,11 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     assert!(f.round_done().contains("complete: yes"), "{ctx}");
     assert_eq!(o.status.code(), Some(0), "{ctx}");
     assert_eq!(f.labelmap(), labelmap_before, "resume changed the labels");
+    assert_eq!(
+        (plan_order(&f.plan_path()), order_seed(&f.out)),
+        (order_before, seed_before),
+        "resume changed the dispatch order or its seed"
+    );
     let answers = f.answers();
     assert_eq!(answers.len(), 10, "{ctx}");
     let answered_after: BTreeSet<String> = files_with_ext(&f.out, "txt")
@@ -1438,6 +1445,79 @@ fn a_ctrl_only_round_does_not_claim_its_ok() {
 }
 
 /// label → (qid, arm) from a round's `journal/plan.json`.
+/// The plan's dispatches in the order they run, as `qid ARM rN`.
+fn plan_order(plan: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(plan).expect("the round's plan");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("plan json");
+    v["dispatches"]
+        .as_array()
+        .expect("dispatches")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} r{}",
+                d["qid"].as_str().unwrap(),
+                d["arm"].as_str().unwrap(),
+                d["rep"]
+            )
+        })
+        .collect()
+}
+
+/// `order_seed` from the round's `round.json`.
+fn order_seed(out: &Path) -> u64 {
+    let text = std::fs::read_to_string(out.join("round.json")).expect("round.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("round json");
+    v["order_seed"].as_u64().expect("order_seed in round.json")
+}
+
+/// Two rounds draw two seeds and run in two orders; each order interleaves the arms (ARM and
+/// CTRL of a question and rep side by side), and every dispatch record has its start and end.
+#[test]
+fn dispatch_order_is_a_recorded_seeded_shuffle_interleaving_arms() {
+    let (a, b) = (Fixture::new(), Fixture::new());
+    for f in [&a, &b] {
+        let o = f.run(&["--agent", "baseline-grep", "--reps", "3", "--deliver"]);
+        assert!(
+            f.round_done().contains("complete: yes"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let (oa, ob) = (plan_order(&a.plan_path()), plan_order(&b.plan_path()));
+    assert_ne!(order_seed(&a.out), order_seed(&b.out));
+    assert_ne!(oa, ob, "two seeds, one order");
+    assert_eq!(oa.len(), 18);
+    for pair in oa.chunks(2) {
+        let cell = |s: &str| s.replace(" ARM ", " ").replace(" CTRL ", " ");
+        assert_eq!(cell(&pair[0]), cell(&pair[1]), "{pair:?}");
+        assert_ne!(pair[0], pair[1]);
+    }
+    let qset_order: Vec<String> = {
+        let mut v = oa.clone();
+        v.sort();
+        v
+    };
+    assert_ne!(oa, qset_order, "the order is the sorted one");
+    let mut records = 0;
+    for (stem, json) in files_with_ext(&a.out, "json") {
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        if v.get("stem").is_none() {
+            continue;
+        }
+        records += 1;
+        let (s, e) = (
+            v["dispatch_started_unix_ms"].as_u64(),
+            v["dispatch_ended_unix_ms"].as_u64(),
+        );
+        assert!(
+            matches!((s, e), (Some(s), Some(e)) if s > 0 && e >= s),
+            "{stem}: {json}"
+        );
+    }
+    assert_eq!(records, 18);
+}
+
 fn labels_of(plan: &Path) -> BTreeMap<String, (String, String)> {
     let text = std::fs::read_to_string(plan).expect("the round's plan");
     let v: serde_json::Value = serde_json::from_str(&text).expect("plan json");

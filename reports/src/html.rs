@@ -278,8 +278,9 @@ impl Render for Html {
 
         let _ = writeln!(
             h,
-            "<h2>ARM / CTRL per axis (good rate, 95% Wilson)</h2>\n<figure{}><figcaption>{prefix}\
-             bars are good rows of all rows of the axis in each arm; whiskers are the intervals</figcaption>{}</figure>",
+            "<h2>ARM / CTRL per axis (good rate; 95% over items, per bar, unadjusted)</h2>\n<figure{}><figcaption>{prefix}\
+             bars are good rows of all rows of the axis in each arm; whiskers are 95% intervals over items \
+             (Wilson at the items' effective sample size), not over rows</figcaption>{}</figure>",
             wm_attr(wm),
             axis_bars(report)
         );
@@ -290,8 +291,9 @@ impl Render for Html {
             .collect();
         let _ = writeln!(
             h,
-            "<h2>Per-item D = P_ARM − P_CTRL (context sensitivity; Newcombe 95%)</h2>\n<figure{}><figcaption>{prefix}\
+            "<h2>{}</h2>\n<figure{}><figcaption>{prefix}\
              each item's D with its interval</figcaption>{}</figure>",
+            esc(crate::summary::ITEMS_SECTION),
             wm_attr(wm),
             d_chart(report)
         );

@@ -26,9 +26,17 @@ fn num(x: Option<f64>) -> J {
 fn proportion(p: &Proportion) -> J {
     let i = p.interval();
     json!({
-        "k": p.k, "n": p.n, "p": num(p.p()),
+        "k": p.k, "n": p.n, "items": p.items, "p": num(p.p()),
         "lo": num(i.map(|i| i.lo)), "hi": num(i.map(|i| i.hi)),
+        "interval_over": "items",
+        "n_eff": num(p.over_items.map(|o| o.n_eff)),
+        "clipped": i.map(|i| i.clipped),
+        "degenerate": i.map(|i| i.degenerate()),
     })
+}
+
+fn mcnemar(m: &crate::McNemar) -> J {
+    json!({"b": m.b, "c": m.c, "p": num(m.p), "min_p": num(m.min_p)})
 }
 
 fn value(v: &Value) -> J {
@@ -48,6 +56,10 @@ fn value(v: &Value) -> J {
             "d": num(i.d),
             "lo": num(i.interval.map(|x| x.lo)),
             "hi": num(i.interval.map(|x| x.hi)),
+            "clipped": i.interval.map(|x| x.clipped),
+            "degenerate": i.interval.map(|x| x.degenerate()),
+            "p": num(i.p),
+            "p_holm": num(i.p_holm),
         }),
         Value::Contrast { contrast } => json!({
             "type": "contrast",
@@ -55,8 +67,20 @@ fn value(v: &Value) -> J {
             "mean": num(contrast.map(|c| c.mean)),
             "lo": num(contrast.and_then(|c| c.interval).map(|i| i.lo)),
             "hi": num(contrast.and_then(|c| c.interval).map(|i| i.hi)),
+            "clipped": contrast.and_then(|c| c.interval).map(|i| i.clipped),
+            "degenerate": contrast.and_then(|c| c.interval).map(|i| i.degenerate()),
         }),
-        Value::McNemar(m) => json!({"type": "mcnemar", "b": m.b, "c": m.c, "p": num(m.p)}),
+        Value::McNemar(m) => {
+            let mut o = mcnemar(m);
+            o["type"] = json!("mcnemar");
+            o
+        }
+        Value::Sign { test, zero_d } => {
+            let mut o = mcnemar(test);
+            o["type"] = json!("sign");
+            o["zero_d"] = json!(zero_d);
+            o
+        }
         Value::Unmeasured => json!({"type": "unmeasured"}),
     }
 }
@@ -117,6 +141,7 @@ impl Render for Json {
                 "exit_code": s.verdict.exit_code(),
                 "claimed": s.verdict_claimed,
                 "detail": s.verdict_detail,
+                "fired_by": s.fired_by,
             },
             "watermark": wm,
             "conflict_axis_stands": s.conflict_axis_stands,

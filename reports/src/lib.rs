@@ -7,12 +7,14 @@
 #![warn(missing_docs)]
 
 pub mod brief;
+pub mod compare;
 pub mod csv;
 mod header;
 pub mod html;
 pub mod json;
 pub mod lanes;
 pub mod markdown;
+pub mod rules;
 pub mod phases;
 pub mod sanitize;
 pub mod stats;

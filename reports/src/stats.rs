@@ -2,10 +2,14 @@
 //! score interval for a difference of proportions, the item-clustered paired t-interval and the
 //! exact McNemar test. Distributions come from `statrs`.
 //!
-//! Items are the unit: callers average repeats within an item before anything here sees them.
+//! Items are the unit: callers average repeats within an item before anything here sees them,
+//! or hand the per-item counts to [`wilson_items`], which widens the interval by the items'
+//! design effect. Every interval is 95% two-sided and unadjusted; [`holm`] adjusts a family of
+//! p-values where a family is printed.
 
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal, StudentsT};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::function::factorial::ln_binomial;
 
 /// A two-sided 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -14,6 +18,47 @@ pub struct Interval {
     pub lo: f64,
     /// Upper bound.
     pub hi: f64,
+    /// The raw interval overshot the range the quantity can take and was cut to it: the printed
+    /// bound is the range's end, not the formula's.
+    #[serde(default)]
+    pub clipped: bool,
+}
+
+impl Interval {
+    /// An interval cut to `[min, max]`, remembering whether the cut changed anything.
+    pub fn clip(lo: f64, hi: f64, min: f64, max: f64) -> Interval {
+        // Wilson's bounds sit on 0 or 1 up to rounding; only a real overshoot counts as clipped.
+        const EPS: f64 = 1e-12;
+        Interval {
+            lo: lo.max(min),
+            hi: hi.min(max),
+            clipped: lo < min - EPS || hi > max + EPS,
+        }
+    }
+
+    /// Zero width: every item gave the same value, so the formula has no spread to work with.
+    /// Printed as `DEGENERATE`, never as certainty.
+    pub fn degenerate(&self) -> bool {
+        (self.hi - self.lo).abs() < 1e-12
+    }
+
+    /// `[lo, hi]` with the markers a reader needs: `clipped` and `DEGENERATE (zero width)`.
+    pub fn display(&self, signed: bool) -> String {
+        let f = |x: f64| {
+            if signed {
+                format!("{x:+.3}")
+            } else {
+                format!("{x:.3}")
+            }
+        };
+        let mut s = format!("[{}, {}]", f(self.lo), f(self.hi));
+        if self.degenerate() {
+            s.push_str(" DEGENERATE (zero width)");
+        } else if self.clipped {
+            s.push_str(" clipped");
+        }
+        s
+    }
 }
 
 /// The two-sided 95% normal quantile (≈ 1.95996), from statrs rather than a typed constant.
@@ -36,9 +81,70 @@ pub fn wilson(k: u64, n: u64) -> Option<Interval> {
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Some(Interval {
-        lo: (centre - half).max(0.0),
-        hi: (centre + half).min(1.0),
+    Some(Interval::clip(centre - half, centre + half, 0.0, 1.0))
+}
+
+/// Wilson's formula at a proportion `p` and a real-valued sample size `n` (the effective size
+/// of a clustered sample; Korn & Graubard 1998). `None` when `n` is not positive.
+fn wilson_real(p: f64, n: f64) -> Option<Interval> {
+    if n.is_nan() || n <= 0.0 || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let z = z95();
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some(Interval::clip(centre - half, centre + half, 0.0, 1.0))
+}
+
+/// A proportion's interval over items: the per-item counts are clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ItemInterval {
+    /// The effective sample size the interval was computed at: `p(1−p) / V`, `V` the
+    /// cluster-robust variance of `k/n` over items, capped at the row count. Equal to the item
+    /// count when every item's reps agree, whatever the number of reps.
+    pub n_eff: f64,
+    /// Wilson's interval at `k/n` and `n_eff`.
+    pub interval: Interval,
+}
+
+/// The 95% interval of `Σk / Σn` with items as the unit (`items` = per-item `(k, n)`): Wilson's
+/// score interval at the Kish effective sample size `n_eff = p(1−p)/V`, where
+/// `V = Σ(kᵢ − p·nᵢ)² / (Σnᵢ)²` is the cluster-robust (sandwich) variance of the ratio estimate
+/// without small-sample correction (Korn & Graubard 1998; the same `V` as statsmodels' OLS on a
+/// constant with `cov_type="cluster"`, `use_correction=False`).
+///
+/// When `p` is 0 or 1 every row agrees, so every item is one repeated answer: `n_eff` is the item
+/// count. When `V = 0` with `0 < p < 1` (every item at the same rate) the reps are the only
+/// spread left and `n_eff` is capped at the row count. `None` when there are no rows.
+pub fn wilson_items(items: &[(u64, u64)]) -> Option<ItemInterval> {
+    let items: Vec<(u64, u64)> = items.iter().copied().filter(|&(_, n)| n > 0).collect();
+    let (k, n) = items
+        .iter()
+        .fold((0u64, 0u64), |(k, n), &(ki, ni)| (k + ki, n + ni));
+    if n == 0 || k > n {
+        return None;
+    }
+    let m = items.len() as f64;
+    let p = k as f64 / n as f64;
+    let total = n as f64;
+    let v = items
+        .iter()
+        .map(|&(ki, ni)| (ki as f64 - p * ni as f64).powi(2))
+        .sum::<f64>()
+        / (total * total);
+    let spread = p * (1.0 - p);
+    let n_eff = if spread == 0.0 {
+        m
+    } else if v <= 0.0 {
+        total
+    } else {
+        (spread / v).min(total)
+    };
+    Some(ItemInterval {
+        n_eff,
+        interval: wilson_real(p, n_eff)?,
     })
 }
 
@@ -52,10 +158,7 @@ pub fn newcombe_diff(k1: u64, n1: u64, k2: u64, n2: u64) -> Option<Interval> {
     let d = p1 - p2;
     let lo = d - ((p1 - w1.lo).powi(2) + (w2.hi - p2).powi(2)).sqrt();
     let hi = d + ((w1.hi - p1).powi(2) + (p2 - w2.lo).powi(2)).sqrt();
-    Some(Interval {
-        lo: lo.max(-1.0),
-        hi: hi.min(1.0),
-    })
+    Some(Interval::clip(lo, hi, -1.0, 1.0))
 }
 
 /// The paired ARM−CTRL contrast over items: mean item difference and its t-interval.
@@ -84,10 +187,7 @@ pub fn paired_contrast(diffs: &[f64]) -> Option<PairedContrast> {
             .expect("df >= 1 is valid")
             .inverse_cdf(0.975);
         // A difference of two rates lies in [-1, 1]; a t-interval over few items can overshoot.
-        Some(Interval {
-            lo: (mean - t * se).max(-1.0),
-            hi: (mean + t * se).min(1.0),
-        })
+        Some(Interval::clip(mean - t * se, mean + t * se, -1.0, 1.0))
     } else {
         None
     };
@@ -107,20 +207,133 @@ pub struct McNemar {
     pub c: u64,
     /// Exact two-sided p (binomial, p = ½ on the b+c discordant items); `None` when b+c = 0.
     pub p: Option<f64>,
+    /// The smallest p any split of these b+c items could give (`min(1, 2·½^(b+c))`): below
+    /// 0.05 only from b+c = 6 on. `None` when b+c = 0.
+    #[serde(default)]
+    pub min_p: Option<f64>,
 }
 
-/// Exact McNemar: `p = min(1, 2·P[X ≤ min(b, c)])`, `X ~ Binomial(b + c, ½)`.
+/// `ln P[X ≤ k]` for `X ~ Binomial(n, ½)`, `k ≤ n/2`, summed in log space from `k` down.
+///
+/// The terms `C(n, i)/2ⁿ` grow with `i` up to `k`, so the sum is taken relative to the largest
+/// (`i = k`) and stops once what is left (bounded by a geometric series in the current term
+/// ratio `i/(n−i+1)`) cannot change it in the 17th digit. Each term comes from its neighbour by
+/// that ratio, so no factorial is ever formed.
+fn ln_binomial_half_tail(n: u64, k: u64) -> f64 {
+    debug_assert!(2 * k <= n);
+    let ln_top = ln_binomial(n, k) - n as f64 * std::f64::consts::LN_2;
+    let (mut sum, mut term) = (1.0f64, 1.0f64);
+    let mut i = k;
+    while i > 0 {
+        let ratio = i as f64 / (n - i + 1) as f64;
+        term *= ratio;
+        sum += term;
+        i -= 1;
+        // Every further ratio is smaller than this one, so the rest is below term·r/(1−r).
+        let r = i as f64 / (n - i + 1) as f64;
+        if term * r / (1.0 - r) < sum * 1e-17 {
+            break;
+        }
+    }
+    ln_top + sum.ln()
+}
+
+/// Exact McNemar: `p = min(1, 2·P[X ≤ min(b, c)])`, `X ~ Binomial(b + c, ½)`, the tail summed in
+/// log space so it holds for any count (0 ≤ p ≤ 1 always; `b = c` gives exactly 1).
 pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
     let n = b + c;
-    let p = if n == 0 {
-        None
+    let (p, min_p) = if n == 0 {
+        (None, None)
     } else {
-        let tail = Binomial::new(0.5, n)
-            .expect("p = 0.5 is valid")
-            .cdf(b.min(c));
-        Some((2.0 * tail).min(1.0))
+        let k = b.min(c);
+        let p = if 2 * k == n {
+            1.0
+        } else {
+            (std::f64::consts::LN_2 + ln_binomial_half_tail(n, k))
+                .exp()
+                .min(1.0)
+        };
+        // 2·½ⁿ = ½ⁿ⁻¹, a power of two (underflows to 0 past n ≈ 1075, which is right).
+        let min_p = 0.5f64.powi((n - 1).min(i32::MAX as u64) as i32);
+        assert!((0.0..=1.0).contains(&p), "McNemar p {p} outside [0, 1]");
+        (Some(p), Some(min_p))
     };
-    McNemar { b, c, p }
+    McNemar { b, c, p, min_p }
+}
+
+/// The exact sign test on per-item differences: `pos` items with a positive difference, `neg`
+/// with a negative one (zeros carry no sign and are counted by the caller). The same binomial
+/// as McNemar, applied to signs of item rates, so an item whose reps split evenly still counts.
+pub fn sign_test(pos: u64, neg: u64) -> McNemar {
+    mcnemar_exact(pos, neg)
+}
+
+/// Holm's step-down adjustment (Holm 1979) of a family of p-values; `None`s stay `None` and are
+/// not counted in the family.
+pub fn holm(ps: &[Option<f64>]) -> Vec<Option<f64>> {
+    let mut idx: Vec<usize> = (0..ps.len()).filter(|&i| ps[i].is_some()).collect();
+    idx.sort_by(|&a, &b| ps[a].unwrap().total_cmp(&ps[b].unwrap()));
+    let m = idx.len();
+    let mut out = vec![None; ps.len()];
+    let mut running = 0.0f64;
+    for (rank, &i) in idx.iter().enumerate() {
+        let adj = ((m - rank) as f64 * ps[i].unwrap()).min(1.0);
+        running = running.max(adj);
+        out[i] = Some(running);
+    }
+    out
+}
+
+/// Fisher's exact test, two-sided, on the 2×2 table `[[a, b], [c, d]]` (rows: ARM good/not,
+/// CTRL good/not): the sum of the probabilities of every table with the same margins that is no
+/// more likely than the observed one (scipy's definition, relative tolerance 1e-7). `None` when
+/// a margin is empty.
+pub fn fisher_exact(a: u64, b: u64, c: u64, d: u64) -> Option<f64> {
+    let (r1, r2, c1) = (a + b, c + d, a + c);
+    let n = r1 + r2;
+    if r1 == 0 || r2 == 0 {
+        return None;
+    }
+    let ln_p = |x: u64| ln_binomial(r1, x) + ln_binomial(r2, c1 - x) - ln_binomial(n, c1);
+    let lo = c1.saturating_sub(r2);
+    let hi = c1.min(r1);
+    let observed = ln_p(a);
+    let mut p = 0.0;
+    for x in lo..=hi {
+        let lp = ln_p(x);
+        if lp <= observed + 1e-7 {
+            p += lp.exp();
+        }
+    }
+    Some(p.clamp(0.0, 1.0))
+}
+
+/// The smallest difference of two rates a design can detect at 80% power, two-sided α = 0.05,
+/// normal approximation: `(z₀.₉₇₅ + z₀.₈)·√(2·¼ / n)`, the variance taken at its maximum (rates
+/// of ½). Two bounds for `items` items of `reps` reps each: `reps_identical` (every rep of an
+/// item gives the same answer, so an item is one draw: `n = items`) and `reps_independent`
+/// (reps are independent draws: `n = items·reps`). The truth lies between; more reps move only
+/// the second. `None` with no items.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DetectableDifference {
+    /// With every item's reps alike (the usual case for a deterministic agent).
+    pub reps_identical: f64,
+    /// With reps independent.
+    pub reps_independent: f64,
+}
+
+/// See [`DetectableDifference`].
+pub fn detectable_difference(items: u64, reps: u32) -> Option<DetectableDifference> {
+    if items == 0 || reps == 0 {
+        return None;
+    }
+    let normal = Normal::new(0.0, 1.0).expect("standard normal parameters are valid");
+    let z = normal.inverse_cdf(0.975) + normal.inverse_cdf(0.8);
+    let at = |n: f64| z * (0.5 / n).sqrt();
+    Some(DetectableDifference {
+        reps_identical: at(items as f64),
+        reps_independent: at(items as f64 * reps as f64),
+    })
 }
 
 #[cfg(test)]
@@ -193,5 +406,189 @@ mod tests {
         assert!(close(mcnemar_exact(8, 3).p.unwrap(), 464.0 / 2048.0, 1e-12));
         assert_eq!(mcnemar_exact(2, 2).p, Some(1.0));
         assert_eq!(mcnemar_exact(0, 0).p, None);
+    }
+
+    /// Expected values from scipy 1.x, `min(1, 2*scipy.stats.binom.cdf(min(b,c), b+c, 0.5))`
+    /// (script: /tmp/stats21.py in the session that wrote this; the command is the formula).
+    #[test]
+    fn mcnemar_matches_scipy_at_any_count() {
+        for (b, c, want, rel) in [
+            (1u64, 9u64, 0.021484375, 1e-12),
+            (8, 3, 0.2265625, 1e-12),
+            (0, 6, 0.03125, 1e-12),
+            (10, 30, 0.0022214337732293643, 1e-10),
+            (400, 600, 2.728464156065947e-10, 1e-9),
+            (20000, 20500, 0.013153825113144245, 1e-8),
+            // statrs' beta_reg gave a negative p from b+c ≈ 4·10⁷ on.
+            (30_000_000, 30_010_000, 0.1967876779596333, 1e-5),
+            (250_000_000, 250_020_000, 0.3711268558676681, 1e-5),
+        ] {
+            let p = mcnemar_exact(b, c).p.unwrap();
+            assert!((p - want).abs() <= want * rel, "({b},{c}): {p} vs {want}");
+            assert_eq!(mcnemar_exact(c, b).p, Some(p), "symmetric");
+        }
+        assert_eq!(mcnemar_exact(500_000_000, 500_000_000).p, Some(1.0));
+        for (b, c) in [(0, 1), (0, 2_000_000_000), (1, 3_000_000_000), (7, 0)] {
+            let p = mcnemar_exact(b, c).p.unwrap();
+            assert!((0.0..=1.0).contains(&p), "({b},{c}): {p}");
+        }
+    }
+
+    #[test]
+    fn smallest_reachable_p_is_stated() {
+        // 2·½⁵ = 0.0625: five discordant items can never reach 0.05; six can (0.03125).
+        assert_eq!(mcnemar_exact(5, 0).min_p, Some(0.0625));
+        assert_eq!(mcnemar_exact(3, 2).min_p, Some(0.0625));
+        assert_eq!(mcnemar_exact(6, 0).min_p, Some(0.03125));
+        assert_eq!(mcnemar_exact(1, 0).min_p, Some(1.0));
+        assert_eq!(mcnemar_exact(0, 0).min_p, None);
+    }
+
+    /// Expected: `scipy.stats.fisher_exact([[a, b], [c, d]]).pvalue` (two-sided).
+    #[test]
+    fn fisher_matches_scipy() {
+        for (t, want) in [
+            ((3, 0, 0, 3), 0.10000000000000002),
+            ((2, 1, 1, 2), 1.0),
+            ((3, 0, 1, 2), 0.4000000000000001),
+            ((10, 2, 3, 9), 0.012278137799742322),
+            ((0, 5, 5, 0), 0.007936507936507938),
+            ((4, 6, 4, 6), 1.0),
+        ] {
+            let p = fisher_exact(t.0, t.1, t.2, t.3).unwrap();
+            assert!(close(p, want, 1e-12), "{t:?}: {p} vs {want}");
+        }
+        assert_eq!(fisher_exact(0, 0, 1, 2), None);
+    }
+
+    /// Expected: `statsmodels.stats.multitest.multipletests(ps, method="holm")[1]`.
+    #[test]
+    fn holm_matches_statsmodels() {
+        let ps = [
+            Some(0.01),
+            Some(0.04),
+            None,
+            Some(0.03),
+            Some(0.2),
+            Some(0.005),
+        ];
+        let want = [
+            Some(0.04),
+            Some(0.09),
+            None,
+            Some(0.09),
+            Some(0.2),
+            Some(0.025),
+        ];
+        for (got, want) in holm(&ps).iter().zip(want) {
+            match (got, want) {
+                (Some(g), Some(w)) => assert!(close(*g, w, 1e-12), "{g} vs {w}"),
+                (g, w) => assert_eq!(*g, w),
+            }
+        }
+    }
+
+    /// Expected: statsmodels `OLS(y, ones).fit(cov_type="cluster", cov_kwds={"groups": item,
+    /// "use_correction": False})`, `n_eff = p(1−p)/bse²`, then
+    /// `proportion_confint(p·n_eff, n_eff, method="wilson")`.
+    #[test]
+    fn item_interval_matches_statsmodels_cluster_variance() {
+        for (cells, n_eff, lo, hi) in [
+            (
+                vec![(3, 3), (1, 3), (0, 3), (2, 3)],
+                7.199999999999994,
+                0.20507956431370805,
+                0.794920435686292,
+            ),
+            (
+                vec![(1, 2), (2, 2), (0, 2), (2, 2), (1, 2)],
+                8.571428571428575,
+                0.2947692983496243,
+                0.843336015920254,
+            ),
+        ] {
+            let got = wilson_items(&cells).unwrap();
+            assert!(
+                close(got.n_eff, n_eff, 1e-9),
+                "{cells:?}: n_eff {}",
+                got.n_eff
+            );
+            assert!(
+                close(got.interval.lo, lo, 1e-9),
+                "{cells:?}: lo {}",
+                got.interval.lo
+            );
+            assert!(
+                close(got.interval.hi, hi, 1e-9),
+                "{cells:?}: hi {}",
+                got.interval.hi
+            );
+        }
+        // statsmodels gives n_eff 21.63 here, more than the 17 rows there are: capped at the rows,
+        // Wilson(9, 17) = proportion_confint(9, 17, method="wilson").
+        let got = wilson_items(&[(5, 10), (1, 4), (3, 3)]).unwrap();
+        assert_eq!(got.n_eff, 17.0);
+        assert!(close(got.interval.lo, 0.30963235060004424, 1e-9));
+        assert!(close(got.interval.hi, 0.7383489355759056, 1e-9));
+        assert_eq!(wilson_items(&[]), None);
+    }
+
+    /// An agent that answers every item the same way on every rep: 12 items, 9 good. The interval
+    /// over items is Wilson(9, 12) = statsmodels `proportion_confint(9, 12, method="wilson")`
+    /// = [0.46769, 0.91106] at 1, 3, 10 or 30 reps; rows change, the interval does not.
+    #[test]
+    fn item_interval_does_not_narrow_with_repeated_identical_answers() {
+        for reps in [1u64, 3, 10, 30] {
+            let cells: Vec<(u64, u64)> = (0..12)
+                .map(|i| (if i < 9 { reps } else { 0 }, reps))
+                .collect();
+            let got = wilson_items(&cells).unwrap();
+            assert!(
+                close(got.n_eff, 12.0, 1e-9),
+                "reps {reps}: n_eff {}",
+                got.n_eff
+            );
+            assert!(
+                close(got.interval.lo, 0.46769466506643426, 1e-9),
+                "reps {reps}"
+            );
+            assert!(
+                close(got.interval.hi, 0.9110583316059453, 1e-9),
+                "reps {reps}"
+            );
+        }
+        // All good: every item one repeated answer, n_eff = items, never zero width.
+        let all: Vec<(u64, u64)> = (0..12).map(|_| (5, 5)).collect();
+        let got = wilson_items(&all).unwrap();
+        assert_eq!(got.n_eff, 12.0);
+        assert!(close(got.interval.lo, 0.7575059933447589, 1e-9));
+        assert!(!got.interval.degenerate());
+    }
+
+    /// Expected: `(norm.ppf(.975) + norm.ppf(.8)) * sqrt(0.5 / n)` with scipy.stats.norm.
+    #[test]
+    fn detectable_difference_matches_scipy() {
+        for (m, r, ident, indep) in [
+            (5, 3, 0.8859390348296596, 0.5114971402445012),
+            (4, 3, 0.9905099528998365, 0.5718711879417241),
+            (12, 1, 0.5718711879417241, 0.5718711879417241),
+        ] {
+            let d = detectable_difference(m, r).unwrap();
+            assert!(close(d.reps_identical, ident, 1e-9), "{m}x{r}");
+            assert!(close(d.reps_independent, indep, 1e-9), "{m}x{r}");
+        }
+        assert_eq!(detectable_difference(0, 3), None);
+    }
+
+    #[test]
+    fn clipped_and_degenerate_intervals_are_marked() {
+        let i = paired_contrast(&[0.0, 1.0]).unwrap().interval.unwrap();
+        assert!(i.clipped);
+        assert!(i.display(true).ends_with("clipped"), "{}", i.display(true));
+        let i = paired_contrast(&[1.0, 1.0, 1.0]).unwrap().interval.unwrap();
+        assert!(i.degenerate());
+        assert_eq!(i.display(true), "[+1.000, +1.000] DEGENERATE (zero width)");
+        let i = paired_contrast(&[0.1, 0.2, 0.3]).unwrap().interval.unwrap();
+        assert!(!i.clipped && !i.degenerate());
     }
 }

@@ -15,25 +15,56 @@ use std::collections::BTreeMap;
 /// McNemar is underpowered; below this MR denominator MR is flagged.
 pub const SMALL_SAMPLE: u64 = 10;
 
-/// `k` of `n`. A proportion of nothing (`n == 0`) is `UNMEASURED`, never 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// `k` of `n` rows, drawn from `items` items. A proportion of nothing (`n == 0`) is
+/// `UNMEASURED`, never 0.
+///
+/// Its interval is over items (reps of one item are not independent trials): see
+/// [`stats::wilson_items`]. A row-level Wilson interval is never printed for it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Proportion {
-    /// Numerator.
+    /// Numerator (rows).
     pub k: u64,
-    /// Denominator.
+    /// Denominator (rows).
     pub n: u64,
+    /// Distinct items the `n` rows came from.
+    #[serde(default)]
+    pub items: u64,
+    /// The 95% interval over items and its effective sample size; `None` when `n == 0`.
+    #[serde(default)]
+    pub over_items: Option<stats::ItemInterval>,
 }
 
 impl Proportion {
-    /// Counts the rows matching `hit` among the rows matching `of`.
-    fn count<'a>(
+    /// Counts the rows matching `hit` among the rows matching `of`, per item, and takes the
+    /// interval over those items.
+    pub(crate) fn count<'a>(
         rows: impl Iterator<Item = &'a Row> + Clone,
         of: impl Fn(&Row) -> bool,
         hit: impl Fn(&Row) -> bool,
     ) -> Proportion {
-        let n = rows.clone().filter(|r| of(r)).count() as u64;
-        let k = rows.filter(|r| of(r) && hit(r)).count() as u64;
-        Proportion { k, n }
+        let mut per_item: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+        for r in rows.filter(|r| of(r)) {
+            let e = per_item.entry(r.qid.as_str()).or_default();
+            e.1 += 1;
+            if hit(r) {
+                e.0 += 1;
+            }
+        }
+        let cells: Vec<(u64, u64)> = per_item.values().copied().collect();
+        Proportion::from_items(&cells)
+    }
+
+    /// A proportion from per-item `(k, n)` counts.
+    pub fn from_items(cells: &[(u64, u64)]) -> Proportion {
+        let (k, n) = cells
+            .iter()
+            .fold((0, 0), |(k, n), &(ki, ni)| (k + ki, n + ni));
+        Proportion {
+            k,
+            n,
+            items: cells.iter().filter(|c| c.1 > 0).count() as u64,
+            over_items: stats::wilson_items(cells),
+        }
     }
 
     /// `k / n`, or `None` when nothing was measured.
@@ -41,19 +72,24 @@ impl Proportion {
         (self.n > 0).then(|| self.k as f64 / self.n as f64)
     }
 
-    /// The 95% Wilson interval, or `None` when nothing was measured.
+    /// The 95% interval over items, or `None` when nothing was measured.
     pub fn interval(&self) -> Option<Interval> {
-        stats::wilson(self.k, self.n)
+        self.over_items.map(|i| i.interval)
     }
 
-    /// `k/n (p, [lo, hi])`, or `UNMEASURED (0/0)`.
+    /// `k/n rows, m items (p, [lo, hi])`, or `UNMEASURED (0/0 rows)`.
     pub fn display(&self) -> String {
+        let items = if self.items == 1 { "item" } else { "items" };
         match (self.p(), self.interval()) {
             (Some(p), Some(i)) => format!(
-                "{}/{} ({:.3}, [{:.3}, {:.3}])",
-                self.k, self.n, p, i.lo, i.hi
+                "{}/{} rows, {} {items} ({:.3}, {})",
+                self.k,
+                self.n,
+                self.items,
+                p,
+                i.display(false)
             ),
-            _ => format!("UNMEASURED ({}/{})", self.k, self.n),
+            _ => format!("UNMEASURED ({}/{} rows)", self.k, self.n),
         }
     }
 }
@@ -154,6 +190,32 @@ impl ConflictCounts {
     }
 }
 
+/// Per-class rates of one arm's conflict rows, each with its interval over items.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ConflictRates {
+    /// `CONFLICT_FOLLOWED` of the arm's conflict rows.
+    pub followed: Proportion,
+    /// `PRIOR_WON` of the arm's conflict rows.
+    pub prior_won: Proportion,
+    /// `ABSTAINED_ON_CONFLICT` of the arm's conflict rows.
+    pub abstained: Proportion,
+    /// `UNCLASSIFIED` of the arm's conflict rows.
+    pub unclassified: Proportion,
+}
+
+impl ConflictRates {
+    fn of(rows: &[Row], arm: Arm) -> ConflictRates {
+        let of = |r: &Row| r.kind == Kind::Conflict && r.arm == arm;
+        let class = |c: Class| Proportion::count(rows.iter(), of, move |r| r.verdict.class == c);
+        ConflictRates {
+            followed: class(Class::ConflictFollowed),
+            prior_won: class(Class::PriorWon),
+            abstained: class(Class::AbstainedOnConflict),
+            unclassified: class(Class::Unclassified),
+        }
+    }
+}
+
 /// One item's context sensitivity `D = P_ARM − P_CTRL` (§7.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemD {
@@ -167,8 +229,15 @@ pub struct ItemD {
     pub ctrl: Proportion,
     /// `P_ARM − P_CTRL`; `None` when either arm has no rows for the item.
     pub d: Option<f64>,
-    /// Newcombe hybrid score 95% interval (method 10); `None` when `d` is.
+    /// Newcombe hybrid score 95% interval (method 10), treating the item's reps as independent
+    /// draws of one answer distribution; `None` when `d` is.
     pub interval: Option<Interval>,
+    /// Fisher's exact two-sided p on the item's 2×2 (arm × good); unadjusted.
+    #[serde(default)]
+    pub p: Option<f64>,
+    /// `p` Holm-adjusted over the family of items that have one.
+    #[serde(default)]
+    pub p_holm: Option<f64>,
 }
 
 /// One axis's paired ARM−CTRL contrast over items (§7.2, "beyond the seed").
@@ -182,6 +251,11 @@ pub struct AxisContrast {
     pub mcnemar: McNemar,
     /// Items left out of McNemar because exactly half their reps were good in an arm.
     pub ties: u64,
+    /// Exact sign test over the items' D signs (positive vs negative D): it keeps the tied
+    /// items McNemar drops.
+    pub sign: McNemar,
+    /// Items with D = 0 exactly (no sign; counted, not tested).
+    pub zero_d: u64,
     /// Small-sample warnings for this axis.
     pub warnings: Vec<String>,
 }
@@ -206,6 +280,13 @@ pub enum Value {
     },
     /// An exact McNemar test on an axis's item-level outcomes.
     McNemar(McNemar),
+    /// An exact sign test on an axis's item D signs.
+    Sign {
+        /// Positive D as `b`, negative as `c`.
+        test: McNemar,
+        /// Items with D = 0.
+        zero_d: u64,
+    },
     /// Nothing could be measured; the note says why.
     Unmeasured,
 }
@@ -218,8 +299,15 @@ impl Value {
             Value::Count { count } => count.to_string(),
             Value::ItemD(i) => match (i.d, i.interval) {
                 (Some(d), Some(iv)) => format!(
-                    "D={:+.3} [{:+.3}, {:+.3}] (ARM {}/{} · CTRL {}/{})",
-                    d, iv.lo, iv.hi, i.arm.k, i.arm.n, i.ctrl.k, i.ctrl.n
+                    "D={:+.3} {} (ARM {}/{} · CTRL {}/{}) p={} Holm p={}",
+                    d,
+                    iv.display(true),
+                    i.arm.k,
+                    i.arm.n,
+                    i.ctrl.k,
+                    i.ctrl.n,
+                    p_text(i.p),
+                    p_text(i.p_holm)
                 ),
                 _ => format!(
                     "D=UNMEASURED (ARM {}/{} · CTRL {}/{})",
@@ -229,20 +317,38 @@ impl Value {
             Value::Contrast { contrast } => match contrast {
                 None => "UNMEASURED (0 items with both arms)".to_string(),
                 Some(c) => match c.interval {
-                    Some(i) => format!(
-                        "{:+.3} [{:+.3}, {:+.3}] over {} items",
-                        c.mean, i.lo, i.hi, c.items
-                    ),
+                    Some(i) => format!("{:+.3} {} over {} items", c.mean, i.display(true), c.items),
                     None => format!("{:+.3} [UNMEASURED: 1 item]", c.mean),
                 },
             },
-            Value::McNemar(m) => match m.p {
-                Some(p) => format!("b={} c={} p={p:.4}", m.b, m.c),
-                None => format!("b={} c={} p=UNMEASURED (no discordant items)", m.b, m.c),
+            Value::McNemar(m) => match (m.p, m.min_p) {
+                (Some(p), Some(min_p)) => format!(
+                    "b={} c={} p={p:.4} (smallest reachable at b+c={}: {min_p:.4})",
+                    m.b,
+                    m.c,
+                    m.b + m.c
+                ),
+                _ => format!("b={} c={} p=UNMEASURED (no discordant items)", m.b, m.c),
+            },
+            Value::Sign { test, zero_d } => match (test.p, test.min_p) {
+                (Some(p), Some(min_p)) => format!(
+                    "+{} −{} ={} p={p:.4} (smallest reachable: {min_p:.4})",
+                    test.b, test.c, zero_d
+                ),
+                _ => format!(
+                    "+{} −{} ={} p=UNMEASURED (no item with a nonzero D)",
+                    test.b, test.c, zero_d
+                ),
             },
             Value::Unmeasured => "UNMEASURED".to_string(),
         }
     }
+}
+
+/// A p-value as printed, `—` when there is none.
+fn p_text(p: Option<f64>) -> String {
+    p.map(|p| format!("{p:.4}"))
+        .unwrap_or_else(|| "—".to_string())
 }
 
 /// One printed number: every human-readable format prints exactly these, one per line.
@@ -297,6 +403,10 @@ pub struct Summary {
     pub conflict_arm: ConflictCounts,
     /// Conflict tallies, CTRL (the control's survival line).
     pub conflict_ctrl: ConflictCounts,
+    /// Conflict class rates with intervals over items, ARM.
+    pub conflict_rates_arm: ConflictRates,
+    /// Conflict class rates with intervals over items, CTRL.
+    pub conflict_rates_ctrl: ConflictRates,
     /// Memorization ratio (Longpre et al. 2021): ARM READ / (READ + PRIOR_WON).
     pub mr: Proportion,
     /// The conflict axis stands (§7.5): ARM followed the plant at least once and CTRL gave the prior at least once.
@@ -315,6 +425,8 @@ pub struct Summary {
     pub verdict_claimed: bool,
     /// The sentence explaining the verdict.
     pub verdict_detail: String,
+    /// The rows and items that fired the verdict's zero-tolerance rule; `None` for `OK`.
+    pub fired_by: Option<crate::rules::RuleFiring>,
     /// `VOID`, `CONTAMINATED`, `VOID+CONTAMINATED`, …; `None` for clean OK/FINDING rounds.
     pub watermark: Option<String>,
     /// Manifest status (UNVERIFIED goes in the header, not on every line).
@@ -369,6 +481,8 @@ fn item_d(rows: &[Row], qid: &str, kind: Kind) -> ItemD {
         ctrl,
         d,
         interval: stats::newcombe_diff(arm.k, arm.n, ctrl.k, ctrl.n),
+        p: stats::fisher_exact(arm.k, arm.n - arm.k, ctrl.k, ctrl.n - ctrl.k),
+        p_holm: None,
     }
 }
 
@@ -410,16 +524,30 @@ fn axis_contrast(kind: Kind, items: &[ItemD]) -> AxisContrast {
             b + c
         ));
     }
+    let mcnemar = stats::mcnemar_exact(b, c);
+    if let Some(min_p) = mcnemar.min_p {
+        if min_p > 0.05 {
+            warnings.push(format!(
+                "McNemar cannot reach p < 0.05 at b+c = {}: the smallest possible p is {min_p:.4}",
+                b + c
+            ));
+        }
+    }
     if ties > 0 {
         warnings.push(format!(
-            "{ties} item(s) left out of McNemar: exactly half their reps were good in an arm"
+            "{ties} tied item(s) (exactly half their reps good in an arm) not in McNemar; \
+             the sign test below counts them"
         ));
     }
+    let pos = diffs.iter().filter(|&&d| d > 0.0).count() as u64;
+    let neg = diffs.iter().filter(|&&d| d < 0.0).count() as u64;
     AxisContrast {
         kind,
         contrast: stats::paired_contrast(&diffs),
-        mcnemar: stats::mcnemar_exact(b, c),
+        mcnemar,
         ties,
+        sign: stats::sign_test(pos, neg),
+        zero_d: diffs.len() as u64 - pos - neg,
         warnings,
     }
 }
@@ -550,10 +678,14 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
     );
     let conflict_arm = ConflictCounts::of(rows, Arm::Arm);
     let conflict_ctrl = ConflictCounts::of(rows, Arm::Ctrl);
-    let items: Vec<ItemD> = item_order(rows, meta)
+    let mut items: Vec<ItemD> = item_order(rows, meta)
         .into_iter()
         .map(|(qid, kind)| item_d(rows, &qid, kind))
         .collect();
+    let family: Vec<Option<f64>> = items.iter().map(|i| i.p).collect();
+    for (i, adj) in items.iter_mut().zip(stats::holm(&family)) {
+        i.p_holm = adj;
+    }
     let contrasts = Kind::ALL
         .iter()
         .map(|&k| axis_contrast(k, &items))
@@ -591,10 +723,17 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         negative_answered_arm: Proportion::count(all, cell(Kind::Negative, Arm::Arm), not_pass),
         conflict_arm,
         conflict_ctrl,
-        mr: Proportion {
-            k: conflict_arm.followed,
-            n: conflict_arm.followed + conflict_arm.prior_won,
-        },
+        conflict_rates_arm: ConflictRates::of(rows, Arm::Arm),
+        conflict_rates_ctrl: ConflictRates::of(rows, Arm::Ctrl),
+        mr: Proportion::count(
+            rows.iter(),
+            |r| {
+                r.kind == Kind::Conflict
+                    && r.arm == Arm::Arm
+                    && matches!(r.verdict.class, Class::ConflictFollowed | Class::PriorWon)
+            },
+            |r| r.verdict.class == Class::ConflictFollowed,
+        ),
         conflict_axis_stands: label.is_none(),
         label_withheld: label,
         items,
@@ -602,6 +741,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         verdict: InstrumentVerdict::Ok,
         verdict_claimed: false,
         verdict_detail: String::new(),
+        fired_by: None,
         watermark: None,
         manifest: meta.manifest,
         design_sealed: meta.design_sealed,
@@ -610,6 +750,10 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
     s.verdict = verdict;
     s.verdict_claimed = claimed;
     s.verdict_detail = detail;
+    s.fired_by = crate::rules::firing(verdict, rows);
+    if let Some(f) = &s.fired_by {
+        s.verdict_detail = format!("{}. {}", s.verdict_detail, crate::rules::explain(&s, f));
+    }
     // §7.5 names the conflict axis as the condition; a round whose verdict says its numbers are
     // not claims cannot carry an interpretive label either.
     if verdict.watermarks() {
@@ -649,23 +793,23 @@ impl Summary {
     }
 
     /// Every number line, in print order. All human-readable renderers print exactly these, so
-    /// a number cannot be in one format and missing from another.
+    /// a number cannot be in one format and missing from another. Built in named phases, one
+    /// per printed section group.
     pub fn number_lines(&self) -> Vec<NumberLine> {
-        let mut out = Vec::new();
-        let mut push =
-            |key: &str, section: &'static str, label: &str, value: Value, note: String| {
-                out.push(NumberLine {
-                    key: key.to_string(),
-                    section,
-                    label: label.to_string(),
-                    value,
-                    note,
-                })
-            };
-        let prop = Value::Proportion;
-        let withheld = self.label_withheld.as_ref();
+        let mut out = Lines::default();
+        self.path_lines(&mut out);
+        self.headline_lines(&mut out);
+        self.three_class_lines(&mut out);
+        self.conflict_lines(&mut out);
+        self.item_lines(&mut out);
+        self.contrast_lines(&mut out);
+        out.0
+    }
 
-        const PATHS: &str = "Answer paths (two numbers, never multiplied)";
+    /// Typed and fallback answer paths: two numbers of all rows, never multiplied.
+    fn path_lines(&self, out: &mut Lines) {
+        const PATHS: &str =
+            "Answer paths (two numbers, never multiplied; 95% over items, per line, unadjusted)";
         let mut typed_note = String::from("rows that carried a recognised typed tag");
         if self.rows > 0 && self.typed.k == 0 {
             typed_note =
@@ -673,7 +817,7 @@ impl Summary {
                           those are different facts"
                     .to_string();
         }
-        push("typed", PATHS, "TYPED path", prop(self.typed), typed_note);
+        out.prop("typed", PATHS, "TYPED path", self.typed, typed_note);
         let mut fb_note = String::from("rows classified from prose alone");
         if self.rows > 0 && self.fallback.k == 0 {
             fb_note =
@@ -681,16 +825,13 @@ impl Summary {
                        only a revert probe tells them apart"
                     .to_string();
         }
-        push(
-            "fallback",
-            PATHS,
-            "FALLBACK path",
-            prop(self.fallback),
-            fb_note,
-        );
+        out.prop("fallback", PATHS, "FALLBACK path", self.fallback, fb_note);
+    }
 
-        const NUMBERS: &str = "Numbers";
-        let (lbl_d, lbl_h) = match withheld {
+    /// DELIVERY, HUI, LUCKY and the counters.
+    fn headline_lines(&self, out: &mut Lines) {
+        const NUMBERS: &str = "Numbers (95% over items, per line, unadjusted)";
+        let (lbl_d, lbl_h) = match self.label_withheld.as_ref() {
             None => (
                 "carried by the carrier".to_string(),
                 "overconfidence made by the carrier".to_string(),
@@ -700,26 +841,26 @@ impl Summary {
                 "label withheld: same reason".to_string(),
             ),
         };
-        push(
+        out.prop(
             "delivery_arm",
             NUMBERS,
             "DELIVERY (ARM)",
-            prop(self.delivery_arm),
+            self.delivery_arm,
             lbl_d,
         );
-        push("hui_arm", NUMBERS, "HUI (ARM)", prop(self.hui_arm), lbl_h);
-        push(
+        out.prop("hui_arm", NUMBERS, "HUI (ARM)", self.hui_arm, lbl_h);
+        out.prop(
             "hui_ctrl",
             NUMBERS,
             "HUI (CTRL)",
-            prop(self.hui_ctrl),
+            self.hui_ctrl,
             "instrument survival line".to_string(),
         );
-        push(
+        out.prop(
             "lucky_ctrl",
             NUMBERS,
             "LUCKY (CTRL)",
-            prop(self.lucky_ctrl),
+            self.lucky_ctrl,
             "answered without the carrier".to_string(),
         );
         for (key, label, count) in [
@@ -727,7 +868,7 @@ impl Summary {
             ("clarify_arm", "CLARIFY (ARM)", self.clarify_arm),
             ("clarify_ctrl", "CLARIFY (CTRL)", self.clarify_ctrl),
         ] {
-            push(
+            out.push(
                 key,
                 NUMBERS,
                 label,
@@ -735,7 +876,7 @@ impl Summary {
                 "ask-back answers: a counter, never a denominator".to_string(),
             );
         }
-        push(
+        out.push(
             "empty_answers",
             NUMBERS,
             "EMPTY answers",
@@ -744,13 +885,16 @@ impl Summary {
             },
             "class VOID: kept in every denominator as not-good".to_string(),
         );
+    }
 
-        const THREE: &str = "3-class (ARM)";
-        push(
+    /// The positive and negative 3-class breakdown of ARM.
+    fn three_class_lines(&self, out: &mut Lines) {
+        const THREE: &str = "3-class (ARM; 95% over items, per line, unadjusted)";
+        out.prop(
             "positive_coverage_arm",
             THREE,
             "positive coverage",
-            prop(self.positive_coverage_arm),
+            self.positive_coverage_arm,
             "did not abstain (FAIL and REFUSED_WITH_TOKEN count as abstaining)".to_string(),
         );
         let acc_note = if self.positive_accuracy_arm.n == 0 {
@@ -758,39 +902,42 @@ impl Summary {
         } else {
             "PASS of the answered".to_string()
         };
-        push(
+        out.prop(
             "positive_accuracy_arm",
             THREE,
             "positive accuracy",
-            prop(self.positive_accuracy_arm),
+            self.positive_accuracy_arm,
             acc_note,
         );
-        push(
+        out.prop(
             "negative_abstained_arm",
             THREE,
             "negative abstained",
-            prop(self.negative_abstained_arm),
+            self.negative_abstained_arm,
             "the right behaviour here".to_string(),
         );
-        push(
+        out.prop(
             "negative_answered_arm",
             THREE,
             "negative answered",
-            prop(self.negative_answered_arm),
+            self.negative_answered_arm,
             "every answer here is wrong by definition: no accuracy is given".to_string(),
         );
+    }
 
+    /// The conflict control, both arms, or its absence stated as unmeasured.
+    fn conflict_lines(&self, out: &mut Lines) {
         let (ca, cc) = (&self.conflict_arm, &self.conflict_ctrl);
         if ca.rows == 0 && cc.rows == 0 {
             const NOC: &str = "Conflict";
-            push(
+            out.push(
                 "carrier_read_arm",
                 NOC,
                 "CARRIER-READ",
                 Value::Unmeasured,
                 "no conflict items: not 0, not measured".to_string(),
             );
-            push(
+            out.push(
                 "delivery_carrier_borne",
                 NOC,
                 "DELIVERY carrier-borne?",
@@ -799,106 +946,112 @@ impl Summary {
                  general knowledge rather than the carrier"
                     .to_string(),
             );
-        } else {
-            const CA: &str = "Conflict (ARM)";
-            let pc = |k: u64, n: u64| Value::Proportion(Proportion { k, n });
-            push(
-                "carrier_read_arm",
-                CA,
-                "CARRIER-READ",
-                pc(ca.followed, ca.rows),
-                "followed the planted value: the carrier was read".to_string(),
-            );
-            push(
-                "prior_won_arm",
-                CA,
-                "PRIOR_WON",
-                pc(ca.prior_won, ca.rows),
-                if ca.prior_won > 0 {
-                    "the asserted true value won (seen in the answer)".to_string()
-                } else {
-                    "no asserted true value seen: no label".to_string()
-                },
-            );
-            push(
-                "abstained_arm",
-                CA,
-                "ABSTAINED",
-                pc(ca.abstained, ca.rows),
-                String::new(),
-            );
-            push(
-                "unclassified_arm",
-                CA,
-                "UNCLASSIFIED",
-                pc(ca.unclassified, ca.rows),
-                "none of the three could be asserted: a person reads these".to_string(),
-            );
-            let mut mr_note = "READ / (READ + PRIOR_WON), abstained and unclassified excluded \
-                               (Longpre et al. 2021)"
-                .to_string();
-            if self.mr.n < SMALL_SAMPLE {
-                mr_note.push_str(&format!(
-                    "; WARNING small denominator ({} < {SMALL_SAMPLE})",
-                    self.mr.n
-                ));
-            }
-            push("mr", CA, "MR", prop(self.mr), mr_note);
-
-            const CC: &str = "Conflict (CTRL): the control's survival line";
-            let read_note = if cc.followed > 0 {
-                "ANOMALY: CTRL gave the planted value without the carrier".to_string()
-            } else {
-                "should stay 0: CTRL has no carrier".to_string()
-            };
-            push(
-                "carrier_read_ctrl",
-                CC,
-                "CARRIER-READ",
-                pc(cc.followed, cc.rows),
-                read_note,
-            );
-            push(
-                "prior_won_ctrl",
-                CC,
-                "PRIOR_WON",
-                pc(cc.prior_won, cc.rows),
-                "CTRL's normal behaviour".to_string(),
-            );
-            push(
-                "abstained_ctrl",
-                CC,
-                "ABSTAINED",
-                pc(cc.abstained, cc.rows),
-                String::new(),
-            );
-            push(
-                "unclassified_ctrl",
-                CC,
-                "UNCLASSIFIED",
-                pc(cc.unclassified, cc.rows),
-                "CTRL's unclassified are shown too".to_string(),
-            );
+            return;
         }
+        const CA: &str = "Conflict (ARM)";
+        let (ra, rc) = (&self.conflict_rates_arm, &self.conflict_rates_ctrl);
+        out.prop(
+            "carrier_read_arm",
+            CA,
+            "CARRIER-READ",
+            ra.followed,
+            "followed the planted value: the carrier was read".to_string(),
+        );
+        out.prop(
+            "prior_won_arm",
+            CA,
+            "PRIOR_WON",
+            ra.prior_won,
+            if ca.prior_won > 0 {
+                "the asserted true value won (seen in the answer)".to_string()
+            } else {
+                "no asserted true value seen: no label".to_string()
+            },
+        );
+        out.prop(
+            "abstained_arm",
+            CA,
+            "ABSTAINED",
+            ra.abstained,
+            String::new(),
+        );
+        out.prop(
+            "unclassified_arm",
+            CA,
+            "UNCLASSIFIED",
+            ra.unclassified,
+            "none of the three could be asserted: a person reads these".to_string(),
+        );
+        let mut mr_note = "READ / (READ + PRIOR_WON), abstained and unclassified excluded \
+                           (Longpre et al. 2021)"
+            .to_string();
+        if self.mr.n < SMALL_SAMPLE {
+            mr_note.push_str(&format!(
+                "; WARNING small denominator ({} < {SMALL_SAMPLE})",
+                self.mr.n
+            ));
+        }
+        out.prop("mr", CA, "MR", self.mr, mr_note);
 
-        const ITEMS: &str = "Per-item D = P_ARM − P_CTRL (context sensitivity; Newcombe 95%)";
+        const CC: &str = "Conflict (CTRL): the control's survival line";
+        let read_note = if cc.followed > 0 {
+            "ANOMALY: CTRL gave the planted value without the carrier".to_string()
+        } else {
+            "should stay 0: CTRL has no carrier".to_string()
+        };
+        out.prop(
+            "carrier_read_ctrl",
+            CC,
+            "CARRIER-READ",
+            rc.followed,
+            read_note,
+        );
+        out.prop(
+            "prior_won_ctrl",
+            CC,
+            "PRIOR_WON",
+            rc.prior_won,
+            "CTRL's normal behaviour".to_string(),
+        );
+        out.prop(
+            "abstained_ctrl",
+            CC,
+            "ABSTAINED",
+            rc.abstained,
+            String::new(),
+        );
+        out.prop(
+            "unclassified_ctrl",
+            CC,
+            "UNCLASSIFIED",
+            rc.unclassified,
+            "CTRL's unclassified are shown too".to_string(),
+        );
+    }
+
+    /// Per-item D, one line per item, with the Holm-adjusted p of the item family.
+    fn item_lines(&self, out: &mut Lines) {
         for i in &self.items {
             let note = match i.d {
                 Some(_) => format!("{} (good = {})", i.kind, good_name(i.kind)),
                 None => format!("{}: an arm has no rows for this item", i.kind),
             };
-            push(
+            out.push(
                 &format!("item_d:{}", i.qid),
-                ITEMS,
+                ITEMS_SECTION,
                 &i.qid,
                 Value::ItemD(i.clone()),
                 note,
             );
         }
+    }
 
-        const AX: &str = "Paired ARM−CTRL contrast per axis (items are the unit)";
+    /// Per-axis paired contrast, McNemar and sign test over items.
+    fn contrast_lines(&self, out: &mut Lines) {
+        const AX: &str =
+            "Paired ARM−CTRL contrast per axis (items are the unit; per line 95%, unadjusted)";
         for a in &self.contrasts {
-            push(
+            out.push(
                 &format!("contrast:{}", a.kind),
                 AX,
                 &format!("{} mean ARM−CTRL", a.kind),
@@ -912,7 +1065,7 @@ impl Summary {
                     .collect::<Vec<_>>()
                     .join("; "),
             );
-            push(
+            out.push(
                 &format!("mcnemar:{}", a.kind),
                 AX,
                 &format!("{} McNemar (exact)", a.kind),
@@ -924,8 +1077,42 @@ impl Summary {
                     .collect::<Vec<_>>()
                     .join("; "),
             );
+            out.push(
+                &format!("sign:{}", a.kind),
+                AX,
+                &format!("{} sign test (exact)", a.kind),
+                Value::Sign {
+                    test: a.sign,
+                    zero_d: a.zero_d,
+                },
+                "items with D > 0 vs D < 0; tied items included".to_string(),
+            );
         }
-        out
+    }
+}
+
+/// The per-item D section heading (renderers find it by this prefix).
+pub const ITEMS_SECTION: &str = "Per-item D = P_ARM − P_CTRL (context sensitivity; Newcombe 95%, \
+     treating each item's reps as independent draws of one answer distribution; per line \
+     unadjusted, Holm column over the item family)";
+
+/// The number lines being built, in print order.
+#[derive(Default)]
+struct Lines(Vec<NumberLine>);
+
+impl Lines {
+    fn push(&mut self, key: &str, section: &'static str, label: &str, value: Value, note: String) {
+        self.0.push(NumberLine {
+            key: key.to_string(),
+            section,
+            label: label.to_string(),
+            value,
+            note,
+        });
+    }
+
+    fn prop(&mut self, key: &str, section: &'static str, label: &str, p: Proportion, note: String) {
+        self.push(key, section, label, Value::Proportion(p), note);
     }
 }
 

@@ -119,3 +119,44 @@ fn the_badge_is_green_for_ok_and_red_for_void_in_the_rendered_page() {
     );
     assert_eq!(count_near(&empty, GREEN, region.0, region.1, 12), 0);
 }
+
+/// The compare page as a person sees it: the flipped rows are highlighted (#fff1c2) and the
+/// page renders (a broken document would leave the highlight out).
+#[test]
+#[ignore = "needs Chromium: run by .ci/firsthour.sh"]
+fn compare_page_highlights_flipped_items_in_the_rendered_page() {
+    use reports::compare::{self, RoundIdentity};
+    use scorer::{Arm, Class};
+    let id = |name: &str, seal: &str| RoundIdentity {
+        name: name.into(),
+        qset_sha256: "q".repeat(64),
+        base_sha: "b".repeat(40),
+        seal_sha256: Some(seal.repeat(64)),
+        agent: "baseline-grep".into(),
+        model: None,
+        harness_version: "0.1.0".into(),
+        reps: 2,
+        sandbox: "auto".into(),
+        scorer: "f".repeat(16),
+        deliver: true,
+    };
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.arm == Arm::Arm && r.qid == "p1" {
+            r.verdict.class = Class::Fail;
+        }
+    }
+    let b = Report::new(meta(&QS), rows);
+    let dir = tempfile::tempdir().unwrap();
+    let flipped = compare::compare(&id("A", "1"), &ok_round(), &id("B", "2"), &b).unwrap();
+    let same = compare::compare(&id("A", "1"), &ok_round(), &id("A2", "1"), &ok_round()).unwrap();
+    const FLIP: [u8; 3] = [0xff, 0xf1, 0xc2];
+    let with = screenshot(&compare::html(&flipped), dir.path(), "cmp_flip");
+    let without = screenshot(&compare::html(&same), dir.path(), "cmp_same");
+    let (w, h) = (1280, 900);
+    assert!(
+        count_near(&with, FLIP, w, h, 4) > 500,
+        "no highlighted flipped row"
+    );
+    assert_eq!(count_near(&without, FLIP, w, h, 4), 0);
+}

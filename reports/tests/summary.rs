@@ -10,17 +10,17 @@ use scorer::{Arm, Class, Kind};
 fn ok_round_numbers_are_counted_as_the_seed_counts_them() {
     let s = ok_round().summary;
     assert_eq!(s.rows, 28);
-    assert_eq!(s.typed, Proportion { k: 14, n: 28 });
-    assert_eq!(s.fallback, Proportion { k: 14, n: 28 });
-    assert_eq!(s.delivery_arm, Proportion { k: 6, n: 6 });
-    assert_eq!(s.hui_arm, Proportion { k: 0, n: 4 });
-    assert_eq!(s.hui_ctrl, Proportion { k: 0, n: 4 });
-    assert_eq!(s.lucky_ctrl, Proportion { k: 1, n: 6 });
+    assert_eq!((s.typed.k, s.typed.n), (14, 28));
+    assert_eq!((s.fallback.k, s.fallback.n), (14, 28));
+    assert_eq!((s.delivery_arm.k, s.delivery_arm.n), (6, 6));
+    assert_eq!((s.hui_arm.k, s.hui_arm.n), (0, 4));
+    assert_eq!((s.hui_ctrl.k, s.hui_ctrl.n), (0, 4));
+    assert_eq!((s.lucky_ctrl.k, s.lucky_ctrl.n), (1, 6));
     assert_eq!((s.clarify, s.clarify_arm, s.clarify_ctrl), (1, 1, 0));
     assert_eq!(s.conflict_arm.followed, 3);
     assert_eq!(s.conflict_arm.unclassified, 1);
     assert_eq!(s.conflict_ctrl.prior_won, 3);
-    assert_eq!(s.mr, Proportion { k: 3, n: 3 });
+    assert_eq!((s.mr.k, s.mr.n), (3, 3));
     assert!(s.conflict_axis_stands);
     assert_eq!(s.verdict, InstrumentVerdict::Ok);
     assert!(s.verdict_claimed);
@@ -31,12 +31,14 @@ fn ok_round_numbers_are_counted_as_the_seed_counts_them() {
 
 #[test]
 fn unmeasured_is_never_zero() {
-    let p = Proportion { k: 0, n: 0 };
-    assert_eq!(p.display(), "UNMEASURED (0/0)");
+    let p = Proportion::from_items(&[]);
+    assert_eq!(p.display(), "UNMEASURED (0/0 rows)");
     assert_eq!(p.p(), None);
+    // One rep per item: the interval over items is Wilson's on the items (Newcombe 1998a).
+    let one_rep: Vec<(u64, u64)> = (0..10).map(|i| (u64::from(i < 8), 1)).collect();
     assert_eq!(
-        Proportion { k: 8, n: 10 }.display(),
-        "8/10 (0.800, [0.490, 0.943])"
+        Proportion::from_items(&one_rep).display(),
+        "8/10 rows, 10 items (0.800, [0.490, 0.943])"
     );
     // Positive ARM all abstained: coverage 0/n, accuracy UNMEASURED (not 0).
     let mut rows = ok_rows();
@@ -46,8 +48,11 @@ fn unmeasured_is_never_zero() {
         }
     }
     let s = summarize(&rows, &meta(&QS));
-    assert_eq!(s.positive_coverage_arm, Proportion { k: 0, n: 6 });
-    assert_eq!(s.positive_accuracy_arm.display(), "UNMEASURED (0/0)");
+    assert_eq!(
+        (s.positive_coverage_arm.k, s.positive_coverage_arm.n),
+        (0, 6)
+    );
+    assert_eq!(s.positive_accuracy_arm.display(), "UNMEASURED (0/0 rows)");
 }
 
 #[test]
@@ -330,4 +335,82 @@ fn summary_holds_no_product_of_two_numbers() {
             || k.contains("_x_");
         assert!(!combines, "a field combines two numbers: {k}");
     }
+}
+
+/// FINDING on a single ARM fabrication is a zero-tolerance rule: the verdict says so, names the
+/// row and item, and prints the HUI difference over items beside it.
+#[test]
+fn finding_is_named_a_zero_tolerance_rule_with_its_rows_and_difference_interval() {
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.qid == "n1" && r.arm == Arm::Arm && r.rep == 2 {
+            r.verdict.class = Class::Hallucinated;
+        }
+    }
+    let s = summarize(&rows, &meta(&QS));
+    assert_eq!(s.verdict, InstrumentVerdict::Finding);
+    let f = s.fired_by.as_ref().unwrap();
+    assert_eq!(f.items, vec!["n1".to_string()]);
+    assert_eq!(f.rows, vec!["n1 ARM r2".to_string()]);
+    let d = &s.verdict_detail;
+    assert!(d.contains("zero-tolerance rule FINDING"), "{d}");
+    assert!(d.contains("n1 ARM r2"), "{d}");
+    // n1: ARM 1/2 PASS, CTRL 2/2 → good diff −0.5; n2: 0. HUI diff mean +0.25 over 2 items,
+    // t(1 df) = 12.706: ±12.706·0.25 clipped to [−1, 1].
+    assert!(
+        d.contains(
+            "HUI ARM−CTRL difference over 2 negative items: +0.250 [-1.000, +1.000] clipped"
+        ),
+        "{d}"
+    );
+}
+
+#[test]
+fn void_names_the_ctrl_rows_that_fired_it() {
+    let s = void_round().summary;
+    let f = s.fired_by.as_ref().unwrap();
+    assert_eq!(f.rule, "VOID");
+    assert_eq!(
+        f.rows,
+        vec!["n2 CTRL r1".to_string(), "n2 CTRL r2".to_string()]
+    );
+    assert!(s.verdict_detail.contains("zero-tolerance rule VOID"));
+    assert!(ok_round().summary.fired_by.is_none());
+}
+
+/// Tied items (half the reps good) are left out of McNemar but counted by the sign test.
+#[test]
+fn tied_items_are_counted_and_sign_tested() {
+    let s = ok_round().summary;
+    let pos = s
+        .contrasts
+        .iter()
+        .find(|a| a.kind == Kind::Positive)
+        .unwrap();
+    // p2 CTRL is 1/2: a tie, out of McNemar; its D = +0.5 still has a sign.
+    assert_eq!(pos.ties, 1);
+    assert_eq!((pos.mcnemar.b, pos.mcnemar.c), (2, 0));
+    assert_eq!((pos.sign.b, pos.sign.c, pos.zero_d), (3, 0, 0));
+    // 2·½³ = 0.25, also the smallest reachable at 3 items.
+    assert!((pos.sign.p.unwrap() - 0.25).abs() < 1e-12);
+    assert_eq!(pos.mcnemar.min_p, Some(0.5));
+    assert!(pos
+        .warnings
+        .iter()
+        .any(|w| w.contains("cannot reach p < 0.05")));
+}
+
+/// Every item's D carries Fisher's p and the Holm-adjusted p of the family.
+#[test]
+fn item_family_is_holm_adjusted() {
+    let s = ok_round().summary;
+    let ps: Vec<Option<f64>> = s.items.iter().map(|i| i.p).collect();
+    let holm = reports::stats::holm(&ps);
+    for (i, h) in s.items.iter().zip(holm) {
+        assert_eq!(i.p_holm, h, "{}", i.qid);
+        assert!(i.p_holm.unwrap() >= i.p.unwrap());
+    }
+    // p1: ARM 2/2, CTRL 0/2: scipy.stats.fisher_exact([[2,0],[0,2]]).pvalue = 0.3333…
+    let p1 = s.items.iter().find(|i| i.qid == "p1").unwrap();
+    assert!((p1.p.unwrap() - 1.0 / 3.0).abs() < 1e-12);
 }

@@ -2,12 +2,14 @@
 //! Output: the round's files in its out-dir and the exit it ends with.
 //!
 //! - [`plan`]: gates, manifest check, labels, the journal (RunOptions → Plan on disk)
+//! - [`order`]: the seeded shuffle that interleaves the arms in time
 //! - [`unit`]: one dispatch (Plan, index → DispatchRecord)
 //! - [`executor`]: where units run (the local pool, Slurm, `command:`)
 //! - [`collect`]: score every answer, report, `ROUND_DONE` (out-dir → Exit)
 
 pub mod collect;
 pub mod executor;
+pub mod order;
 pub mod plan;
 pub mod unit;
 

@@ -129,6 +129,10 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         check_dependencies(&opts, &out, &depends, &mut record)?;
     }
     let dispatches = make_dispatches(&opts, &inputs, &out, planted_path.as_deref())?;
+    let dispatches = match record.order_seed {
+        Some(seed) => super::order::interleave(dispatches, seed),
+        None => dispatches,
+    };
     let forbid = forbidden_paths(&opts, &out, &corpus);
     crate::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
         .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
@@ -894,6 +898,7 @@ fn round_record(
         finished: None,
         status: RoundStatus::Running,
         counts: Default::default(),
+        order_seed: Some(super::order::fresh_seed()),
         accepted_changes: Vec::new(),
     }
 }
@@ -932,6 +937,8 @@ fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<j
         .into());
     }
     record.started = old.started.clone();
+    // The recorded seed gives the recorded order: a resumed round runs in the order it began.
+    record.order_seed = old.order_seed;
     record.accepted_changes = old.accepted_changes.clone();
     for name in REPORT_FILES {
         let _ = std::fs::remove_file(out.join(name));

@@ -217,6 +217,7 @@ pub fn run(plan: &Plan, index: usize, rt: &Runtime) -> Result<DispatchRecord> {
 fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
     let stem = d.stem();
     let mut rec = DispatchRecord::new(&stem);
+    let began = crate::record::now_unix_ms();
     // Each attempt starts from a fresh record and checkout; the failed ones stay as reasons.
     let mut retries = Vec::new();
     let result = crate::retry::with_retries(
@@ -229,6 +230,10 @@ fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
         },
     );
     rec.retries = retries;
+    // The whole dispatch, checkout and retries included, even when no agent ever started
+    // (whose own start and end stay 0): what an arm × time reading needs.
+    rec.dispatch_started_unix_ms = Some(began);
+    rec.dispatch_ended_unix_ms = Some(crate::record::now_unix_ms());
     let result = result.and_then(|answer| {
         // The record (with the answer's hash) is written before the answer: an answer file
         // that exists always has a record saying it was answered and what it holds.
