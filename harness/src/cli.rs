@@ -605,6 +605,12 @@ pub struct LexiconEvalArgs {
     /// Exit 1 when refusal recall is below this.
     #[arg(long, value_name = "FRACTION")]
     pub min_recall: Option<f64>,
+    /// Exit 1 when class agreement on the rows the lexicon decides (no cue fired) is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_decided_precision: Option<f64>,
+    /// Exit 1 when the share of rows the lexicon decides is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_coverage: Option<f64>,
 }
 
 /// `harness lexicon suggest`.

@@ -277,6 +277,8 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 min_agreement: a.min_agreement,
                 min_precision: a.min_precision,
                 min_recall: a.min_recall,
+                min_decided_precision: a.min_decided_precision,
+                min_coverage: a.min_coverage,
             })
         }
         Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {
