@@ -177,6 +177,16 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 json: a.format == FormatArg::Json,
             },
         ),
+        Command::Review(a) => {
+            harness::commands::review::review(&harness::commands::review::ReviewOptions {
+                out: a.out,
+                set: a.set,
+                from: a.from,
+                export: a.export,
+                reviewer: a.reviewer,
+                all: a.all,
+            })
+        }
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
             out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             qset: a.qset,

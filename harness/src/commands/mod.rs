@@ -1,5 +1,7 @@
 //! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
 
+pub mod review;
+
 use crate::demo;
 use crate::exit::{Exit, Fail};
 use crate::gate::{self, GateInput, Phase};
