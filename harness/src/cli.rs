@@ -95,6 +95,13 @@ pub enum Command {
     /// Score a round whose units have run: checks every unit, scores, writes the reports and
     /// ROUND_DONE. Missing units are listed and the exit is 13, as for failed dispatches.
     Collect(CollectArgs),
+    /// A person settles the rows no reader decided (UNDETERMINED, CONTESTED), then the round's
+    /// reports, summary.json and ROUND_DONE are re-derived. In a terminal: one row at a time,
+    /// one key per class, s to skip, q to quit (decisions are saved as made; run again to
+    /// resume). For scripts: --set LABEL:REP=CLASS (repeatable) or --from FILE. Decisions go
+    /// to review.jsonl in the out-dir with reviewer, time and the sha256 of the answer read;
+    /// a decision on an answer that changed since is refused. Exits with the round's verdict.
+    Review(ReviewArgs),
     /// Built-in deterministic agents (used by `--agent baseline-grep`).
     #[command(name = "__agent", hide = true)]
     Agent(AgentArgs),
@@ -316,6 +323,31 @@ pub struct CollectArgs {
     /// The closing summary as text, or as one JSON document on stdout.
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
+}
+
+/// `harness review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The round's out-dir.
+    #[arg(value_name = "ROUND")]
+    pub out: PathBuf,
+    /// A decision: the row's label and rep (as in the verdict sentence, `k3f9q2_r1` is
+    /// `k3f9q2:1`) and the class, e.g. `--set k3f9q2:1=PASS`. Repeatable.
+    #[arg(long, value_name = "LABEL:REP=CLASS")]
+    pub set: Vec<String>,
+    /// A file of LABEL:REP=CLASS lines (# comments and blank lines skipped).
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Write the round's decided rows in the corpus format (for `harness lexicon eval FILE`)
+    /// and exit; nothing is decided.
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
+    /// Who is deciding (recorded with each decision; default $USER).
+    #[arg(long, value_name = "NAME")]
+    pub reviewer: Option<String>,
+    /// Offer every row in the terminal, not only the undecided ones.
+    #[arg(long)]
+    pub all: bool,
 }
 
 /// `harness rescore`.
@@ -671,6 +703,12 @@ pub struct LexiconEvalArgs {
     /// Exit 1 when refusal recall is below this.
     #[arg(long, value_name = "FRACTION")]
     pub min_recall: Option<f64>,
+    /// Exit 1 when class agreement on the rows the lexicon decides (no cue fired) is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_decided_precision: Option<f64>,
+    /// Exit 1 when the share of rows the lexicon decides is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_coverage: Option<f64>,
 }
 
 /// `harness lexicon suggest`.

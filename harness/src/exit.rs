@@ -35,11 +35,13 @@ pub enum Exit {
     Unmeasured,
     /// Round incomplete: some dispatch failed or timed out; no verdict is claimed.
     Incomplete,
+    /// NEEDS_REVIEW: the verdict depends on rows no reader decided (`harness review`).
+    NeedsReview,
 }
 
 impl Exit {
     /// Every exit, in the order of the table.
-    pub const ALL: [Exit; 14] = [
+    pub const ALL: [Exit; 15] = [
         Exit::Ok,
         Exit::Internal,
         Exit::Usage,
@@ -54,6 +56,7 @@ impl Exit {
         Exit::ProtocolMissing,
         Exit::Unmeasured,
         Exit::Incomplete,
+        Exit::NeedsReview,
     ];
 
     /// The process exit code.
@@ -72,6 +75,7 @@ impl Exit {
             Exit::ProtocolMissing => 11,
             Exit::Unmeasured => 12,
             Exit::Incomplete => 13,
+            Exit::NeedsReview => 14,
         }
     }
 
@@ -92,6 +96,7 @@ impl Exit {
             Exit::ProtocolMissing => "protocol file missing",
             Exit::Unmeasured => "UNMEASURED: nothing to score",
             Exit::Incomplete => "round incomplete: a dispatch failed or timed out; no verdict claimed",
+            Exit::NeedsReview => "NEEDS_REVIEW: the verdict depends on rows no reader decided (harness review)",
         }
     }
 
@@ -161,7 +166,10 @@ mod tests {
     #[test]
     fn codes_match_the_design_table() {
         let codes: Vec<i32> = Exit::ALL.iter().map(|e| e.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13]);
+        assert_eq!(
+            codes,
+            vec![0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14]
+        );
     }
 
     #[test]

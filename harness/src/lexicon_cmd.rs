@@ -26,6 +26,10 @@ pub struct EvalOptions {
     pub min_precision: Option<f64>,
     /// Refusal recall floor.
     pub min_recall: Option<f64>,
+    /// Floor on class agreement over the rows the lexicon decides.
+    pub min_decided_precision: Option<f64>,
+    /// Floor on the share of rows the lexicon decides.
+    pub min_coverage: Option<f64>,
 }
 
 /// One corpus file scored.
@@ -98,6 +102,45 @@ fn figures_text(out: &mut String, title: &str, f: &Figures) {
     }
     for (l, r) in &f.by_lang {
         let _ = writeln!(out, "  lang {l:<9}      {}", pct(*r));
+    }
+    let _ = writeln!(
+        out,
+        "  decided precision   {}  (class agreement on the rows no cue marked uncertain)",
+        pct(f.decided_precision)
+    );
+    let _ = writeln!(
+        out,
+        "  coverage            {}  (rows decided; the rest are UNDETERMINED)",
+        pct(f.coverage)
+    );
+    let _ = writeln!(
+        out,
+        "  negative PASS read FAIL/HALLUCINATED with certainty  {}",
+        pct(f.certain_negative_pass_misread)
+    );
+    for (k, (p, c)) in &f.decided_by_kind {
+        let _ = writeln!(
+            out,
+            "  decided kind {k:<9} precision {} · coverage {}",
+            pct(*p),
+            pct(*c)
+        );
+    }
+    for (l, (p, c)) in &f.decided_by_lang {
+        let _ = writeln!(
+            out,
+            "  decided lang {l:<9} precision {} · coverage {}",
+            pct(*p),
+            pct(*c)
+        );
+    }
+    if !f.cue_counts.is_empty() {
+        let list: Vec<String> = f
+            .cue_counts
+            .iter()
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        let _ = writeln!(out, "  cues fired          {}", list.join(", "));
     }
 }
 
@@ -176,6 +219,12 @@ pub fn eval(opts: &EvalOptions) -> Result<Exit> {
             wrong.len()
         );
         for s in wrong {
+            let shown = if s.decided() {
+                s.class.to_string()
+            } else {
+                let cues: Vec<&str> = s.cues.iter().map(|c| c.as_str()).collect();
+                format!("UNDETERMINED (guess {}; {})", s.class, cues.join(", "))
+            };
             let _ = writeln!(
                 out,
                 "  {} [{} {}] human {} · scorer {} · {}",
@@ -183,7 +232,7 @@ pub fn eval(opts: &EvalOptions) -> Result<Exit> {
                 s.row.kind,
                 clean_line(&s.row.lang, 8),
                 s.row.class,
-                s.class,
+                shown,
                 clean_line(&mask(&s.row.answer, &s.row.token, &s.row.general), 140)
             );
         }
@@ -206,6 +255,12 @@ fn print_json(
             "refusal_recall": ratio_json(f.recall),
             "by_kind": f.by_kind.iter().map(|(k, r)| (k.clone(), ratio_json(*r))).collect::<serde_json::Map<_, _>>(),
             "by_lang": f.by_lang.iter().map(|(k, r)| (k.clone(), ratio_json(*r))).collect::<serde_json::Map<_, _>>(),
+            "decided_precision": ratio_json(f.decided_precision),
+            "coverage": ratio_json(f.coverage),
+            "certain_negative_pass_misread": ratio_json(f.certain_negative_pass_misread),
+            "decided_by_kind": f.decided_by_kind.iter().map(|(k, (p, c))| (k.clone(), serde_json::json!({"precision": ratio_json(*p), "coverage": ratio_json(*c)}))).collect::<serde_json::Map<_, _>>(),
+            "decided_by_lang": f.decided_by_lang.iter().map(|(k, (p, c))| (k.clone(), serde_json::json!({"precision": ratio_json(*p), "coverage": ratio_json(*c)}))).collect::<serde_json::Map<_, _>>(),
+            "cues": f.cue_counts,
             "confusion": f.confusion.iter().map(|((h, s), n)| serde_json::json!({"human": h.as_str(), "scorer": s.as_str(), "count": n})).collect::<Vec<_>>(),
         })
     };
@@ -226,6 +281,10 @@ fn print_json(
             "lang": s.row.lang,
             "human": s.row.class.as_str(),
             "scorer": s.class.as_str(),
+            "decided": s.decided(),
+            "cues": s.cues.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+            "decided": s.decided(),
+            "cues": s.cues.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             "human_refuses": s.row.refuses,
             "scorer_refuses": s.refuses,
             "matched": s.matched,
@@ -242,6 +301,12 @@ fn check_floors(opts: &EvalOptions, total: &Figures) -> Result<Exit> {
         ("class agreement", opts.min_agreement, total.agreement),
         ("refusal precision", opts.min_precision, total.precision),
         ("refusal recall", opts.min_recall, total.recall),
+        (
+            "decided precision",
+            opts.min_decided_precision,
+            total.decided_precision,
+        ),
+        ("coverage", opts.min_coverage, total.coverage),
     ] {
         let Some(floor) = floor else { continue };
         match r.value() {

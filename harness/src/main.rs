@@ -212,6 +212,16 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 json: a.format == FormatArg::Json,
             },
         ),
+        Command::Review(a) => {
+            harness::commands::review::review(&harness::commands::review::ReviewOptions {
+                out: a.out,
+                set: a.set,
+                from: a.from,
+                export: a.export,
+                reviewer: a.reviewer,
+                all: a.all,
+            })
+        }
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
             out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             qset: a.qset,
@@ -331,6 +341,8 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 min_agreement: a.min_agreement,
                 min_precision: a.min_precision,
                 min_recall: a.min_recall,
+                min_decided_precision: a.min_decided_precision,
+                min_coverage: a.min_coverage,
             })
         }
         Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {

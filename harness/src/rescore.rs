@@ -323,7 +323,10 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
             Ok(text) => reports::csv::read_rows(&text, "verdicts.csv")
                 .map_err(|e| Fail::new(Exit::Usage, e.to_string()))?
                 .into_iter()
-                .map(|r| ((r.qid, r.arm, r.rep), r.verdict.to_string()))
+                .map(|r| {
+                    let shown = reports::reading::shown(&r);
+                    ((r.qid, r.arm, r.rep), shown)
+                })
                 .collect(),
             Err(_) => BTreeMap::new(),
         };
@@ -357,7 +360,8 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
 
     let mut moved = Vec::new();
     for r in &report.rows {
-        let now = r.verdict.to_string();
+        // A row that became UNDETERMINED moved: its class is no longer decided.
+        let now = reports::reading::shown(r);
         match old.get(&(r.qid.clone(), r.arm, r.rep)) {
             Some(before) if *before != now => {
                 moved.push(format!("{} {} r{}: {before} → {now}", r.qid, r.arm, r.rep))

@@ -171,3 +171,75 @@ fn shipped_corpus_meets_the_ci_floors() {
         .success()
         .stdout(contains("scorer/corpus/holdout.jsonl"));
 }
+
+#[test]
+fn uncertain_reading_is_undetermined_with_its_guess_and_cues() {
+    // Everyday absence wording no strict pattern knows: never guessed into FAIL.
+    let out = score(
+        "negative",
+        "Zeppelin9",
+        "Nothing in the repo pins that.",
+        &["--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["class"], "UNDETERMINED", "{out}");
+    assert_eq!(v["guess"], "FAIL", "{out}");
+    assert_eq!(v["cues"], serde_json::json!(["absence_words"]), "{out}");
+    // A strict refusal stays decided.
+    let out = score(
+        "negative",
+        "Zeppelin9",
+        "I don't know.",
+        &["--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["class"], "PASS", "{out}");
+    assert!(v.get("guess").is_none(), "{out}");
+    // The seed's reading has no cues.
+    assert_eq!(
+        score(
+            "negative",
+            "Zeppelin9",
+            "Nothing in the repo pins that.",
+            &["--token-match", "exact"]
+        ),
+        "FAIL"
+    );
+}
+
+#[test]
+fn eval_reports_decided_precision_and_coverage_with_floors() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.jsonl");
+    std::fs::write(
+        &corpus,
+        concat!(
+            r#"{"id":"a","kind":"negative","token":"Zeppelin9","answer":"I don't know.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
+            r#"{"id":"b","kind":"negative","token":"Zeppelin9","answer":"Nothing in the repo pins that.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let text = String::from_utf8(
+        harness()
+            .args(["lexicon", "eval"])
+            .arg(&corpus)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    assert!(text.contains("decided precision   1.000 (1/1)"), "{text}");
+    assert!(text.contains("coverage            0.500 (1/2)"), "{text}");
+    assert!(
+        text.contains("UNDETERMINED (guess FAIL; absence_words)"),
+        "{text}"
+    );
+    harness()
+        .args(["lexicon", "eval", "--min-coverage", "0.6"])
+        .arg(&corpus)
+        .assert()
+        .code(1)
+        .stderr(contains("coverage 0.500 < floor 0.600"));
+}

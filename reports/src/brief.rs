@@ -32,6 +32,7 @@ pub struct RunFacts {
 pub fn verdict_style(v: InstrumentVerdict) -> Style {
     let c = match v {
         InstrumentVerdict::Ok => AnsiColor::Green,
+        InstrumentVerdict::NeedsReview => AnsiColor::Yellow,
         InstrumentVerdict::Finding => AnsiColor::Yellow,
         _ => AnsiColor::Red,
     };

@@ -35,7 +35,7 @@ impl Render for Csv {
                 r.kind.as_str().to_string(),
                 r.arm.as_str().to_string(),
                 r.rep.to_string(),
-                r.verdict.to_string(),
+                crate::reading::shown(r),
                 if r.clarify { "yes" } else { "no" }.to_string(),
                 sanitize::excerpt(&r.label, 200),
                 sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
@@ -102,7 +102,12 @@ pub fn read_rows(text: &str, file: &str) -> Result<Vec<Row>, Error> {
             rep: field(4)
                 .parse()
                 .map_err(|_| err(line, format!("rep '{}' is not a number", field(4))))?,
-            verdict: field(5).parse().map_err(|e| err(line, e))?,
+            verdict: crate::reading::parse_shown(field(5))
+                .map_err(|e| err(line, e))?
+                .0,
+            standing: crate::reading::parse_shown(field(5))
+                .map_err(|e| err(line, e))?
+                .1,
             clarify,
             label: field(7).to_string(),
             excerpt: field(8).to_string(),

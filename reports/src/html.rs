@@ -191,7 +191,9 @@ fn badge_class(report: &Report) -> &'static str {
 /// an empty answer, other for the rest (refused with token, abstained, prior won, …).
 fn verdict_class(r: &crate::Row) -> &'static str {
     use scorer::Class;
-    if crate::summary::is_good(r) {
+    if !r.standing.decided() {
+        "other"
+    } else if crate::summary::is_good(r) {
         "good"
     } else if matches!(
         r.verdict.class,

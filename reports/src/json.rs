@@ -126,7 +126,9 @@ impl Render for Json {
                     "kind": r.kind,
                     "arm": r.arm,
                     "rep": r.rep,
-                    "verdict": r.verdict.to_string(),
+                    "verdict": crate::reading::shown(r),
+                    "decided_by": r.standing.decided_by().map(|b| b.as_str()),
+                    "standing": r.standing,
                     "clarify": r.clarify,
                     "label": sanitize::excerpt(&r.label, 200),
                     "excerpt": sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
@@ -144,6 +146,19 @@ impl Render for Json {
                 "fired_by": s.fired_by,
             },
             "watermark": wm,
+            "readers": {
+                "decided_by": s.decided_by,
+                "undecided": s.undecided.iter().map(|u| json!({
+                    "qid": sanitize::excerpt(&u.qid, 200),
+                    "kind": u.kind,
+                    "arm": u.arm,
+                    "rep": u.rep,
+                    "label": sanitize::excerpt(&u.label, 200),
+                    "state": u.state,
+                    "guess": u.guess.as_str(),
+                    "decides_verdict": u.decides_verdict,
+                })).collect::<Vec<_>>(),
+            },
             "conflict_axis_stands": s.conflict_axis_stands,
             "label_withheld": s.label_withheld,
             "meta": clean_meta(&report.meta),
@@ -174,6 +189,8 @@ struct StoredRow {
     clarify: bool,
     label: String,
     excerpt: String,
+    #[serde(default)]
+    standing: Option<crate::reading::Standing>,
 }
 
 #[derive(Deserialize)]
@@ -202,9 +219,10 @@ pub fn read(text: &str, file: &str) -> Result<Report, Error> {
     debug_assert_eq!(stored.schema_version, SCHEMA_VERSION);
     let mut rows = Vec::with_capacity(stored.rows.len());
     for (i, r) in stored.rows.into_iter().enumerate() {
-        let verdict = r.verdict.parse().map_err(|e: String| {
-            jerr(serde::de::Error::custom(format!("rows[{i}].verdict: {e}")))
-        })?;
+        let (verdict, shown_standing) =
+            crate::reading::parse_shown(&r.verdict).map_err(|e: String| {
+                jerr(serde::de::Error::custom(format!("rows[{i}].verdict: {e}")))
+            })?;
         rows.push(Row {
             qid: r.qid,
             kind: r.kind,
@@ -214,6 +232,7 @@ pub fn read(text: &str, file: &str) -> Result<Report, Error> {
             clarify: r.clarify,
             label: r.label,
             excerpt: r.excerpt,
+            standing: r.standing.unwrap_or(shown_standing),
         });
     }
     Ok(Report::new(stored.meta, rows))

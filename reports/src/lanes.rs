@@ -18,8 +18,14 @@ pub struct VerdictFixture {
     pub claimed: bool,
 }
 
+/// A fixture row: one dispatch with the given class, decided by the lexicon.
+pub fn fixture_row(qid: &str, kind: Kind, arm: Arm, rep: u32, class: Class) -> Row {
+    row(qid, kind, arm, rep, class)
+}
+
 fn row(qid: &str, kind: Kind, arm: Arm, rep: u32, class: Class) -> Row {
     Row {
+        standing: Default::default(),
         qid: qid.to_string(),
         kind,
         arm,

@@ -16,6 +16,7 @@ pub mod lanes;
 pub mod markdown;
 pub mod rules;
 pub mod phases;
+pub mod reading;
 pub mod sanitize;
 pub mod stats;
 pub mod summary;
@@ -84,6 +85,10 @@ pub struct Row {
     pub label: String,
     /// Raw answer text. Untrusted: every renderer passes it through [`sanitize`].
     pub excerpt: String,
+    /// Who decided the class (DESIGN §5.1); rows recorded before readers existed were decided
+    /// by the lexicon.
+    #[serde(default)]
+    pub standing: reading::Standing,
 }
 
 /// Whether the round's inputs were checked against a pre-registered manifest (§6.5).

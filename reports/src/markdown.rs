@@ -123,7 +123,7 @@ impl Render for Markdown {
                     r.kind.to_string(),
                     r.arm.to_string(),
                     r.rep.to_string(),
-                    esc(&r.verdict.to_string()),
+                    esc(&crate::reading::shown(r)),
                     if r.clarify { "yes" } else { "" }.to_string(),
                     sanitize::markdown(&r.label, 40),
                     sanitize::markdown(&r.excerpt, sanitize::EXCERPT_MAX),

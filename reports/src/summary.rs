@@ -108,6 +108,8 @@ pub enum InstrumentVerdict {
     Finding,
     /// None of the above held.
     Ok,
+    /// The verdict differs depending on how rows no reader decided are read (§7.3).
+    NeedsReview,
 }
 
 impl InstrumentVerdict {
@@ -119,6 +121,7 @@ impl InstrumentVerdict {
             InstrumentVerdict::CarrierUnread => "CARRIER_UNREAD",
             InstrumentVerdict::Finding => "FINDING",
             InstrumentVerdict::Ok => "OK",
+            InstrumentVerdict::NeedsReview => "NEEDS_REVIEW",
         }
     }
 
@@ -129,6 +132,7 @@ impl InstrumentVerdict {
             InstrumentVerdict::InstrumentIncomplete => 4,
             InstrumentVerdict::CarrierUnread => 6,
             InstrumentVerdict::Finding | InstrumentVerdict::Ok => 0,
+            InstrumentVerdict::NeedsReview => 14,
         }
     }
 
@@ -433,6 +437,53 @@ pub struct Summary {
     pub manifest: ManifestStatus,
     /// The manifest sealed the round's design too ([`crate::RoundMeta::design_sealed`]).
     pub design_sealed: bool,
+    /// Rows no reader decided (`UNDETERMINED`, `CONTESTED`): outside every number above,
+    /// taken each way for the verdict.
+    pub undecided: Vec<UndecidedRow>,
+    /// Rows by who decided them (`lexicon`, `both`, `judge`, `person`).
+    pub decided_by: BTreeMap<String, u64>,
+}
+
+/// A row no reader decided, as the verdict and the reports name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UndecidedRow {
+    /// The question.
+    pub qid: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// The arm.
+    pub arm: Arm,
+    /// The rep.
+    pub rep: u32,
+    /// The dispatch label (`harness review --set LABEL:REP=CLASS`).
+    pub label: String,
+    /// `UNDETERMINED` or `CONTESTED`.
+    pub state: &'static str,
+    /// The strict reading's class.
+    pub guess: Class,
+    /// The row is one whose reading decides the verdict.
+    pub decides_verdict: bool,
+}
+
+impl UndecidedRow {
+    /// `qid ARM r1 (label_r1)`: how a sentence names the row.
+    pub fn name(&self) -> String {
+        format!(
+            "{} {} r{} ({}_r{})",
+            self.qid, self.arm, self.rep, self.label, self.rep
+        )
+    }
+}
+
+/// The class an undecided row is read as, at one end: good (PASS; CONFLICT_FOLLOWED on
+/// conflict) or bad (FAIL; PRIOR_WON on conflict, the end that counts against the carrier).
+fn extreme(kind: Kind, good: bool) -> Class {
+    match (kind, good) {
+        (Kind::Conflict, true) => Class::ConflictFollowed,
+        (Kind::Conflict, false) => Class::PriorWon,
+        (_, true) => Class::Pass,
+        (_, false) => Class::Fail,
+    }
 }
 
 /// Whether a row is the good outcome for its kind (PASS; CONFLICT_FOLLOWED for conflict).
@@ -656,8 +707,140 @@ fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts) -> Option<String> {
     (!why.is_empty()).then(|| why.join("; "))
 }
 
-/// Computes every number of §7.2, the verdict, the watermark and the label decision.
+/// Computes every number of §7.2 from the decided rows, the verdict with the undecided rows
+/// taken each way (§7.3: each rule is monotone in each (kind, arm) cell's count of good rows,
+/// so the ends of every cell reach every verdict the rows can give), the watermark and the
+/// label decision.
 pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
+    let decided: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.standing.decided())
+        .cloned()
+        .collect();
+    let mut by: BTreeMap<String, u64> = BTreeMap::new();
+    for r in rows {
+        if let Some(b) = r.standing.decided_by() {
+            *by.entry(b.as_str().to_string()).or_default() += 1;
+        }
+    }
+    if decided.len() == rows.len() {
+        let mut s = summarize_decided(rows, meta);
+        s.decided_by = by;
+        return s;
+    }
+    let undecided: Vec<&Row> = rows.iter().filter(|r| !r.standing.decided()).collect();
+    let mut cells: Vec<(Kind, Arm)> = undecided.iter().map(|r| (r.kind, r.arm)).collect();
+    cells.sort();
+    cells.dedup();
+    // One outcome per assignment of an end to each cell.
+    let outcome = |mask: usize| {
+        let mut all = decided.clone();
+        for r in &undecided {
+            let i = cells
+                .iter()
+                .position(|c| *c == (r.kind, r.arm))
+                .unwrap_or(0);
+            let mut x = (*r).clone();
+            x.verdict.class = extreme(r.kind, mask & (1 << i) != 0);
+            x.standing = Default::default();
+            all.push(x);
+        }
+        let s = summarize_decided(&all, meta);
+        (s.verdict, s.verdict_claimed)
+    };
+    let outcomes: Vec<(InstrumentVerdict, bool)> =
+        (0..1usize << cells.len()).map(outcome).collect();
+    // A cell decides the verdict when flipping its end alone changes it somewhere.
+    let deciding: Vec<bool> = (0..cells.len())
+        .map(|i| (0..outcomes.len()).any(|m| outcomes[m] != outcomes[m ^ (1 << i)]))
+        .collect();
+    let mut s = summarize_decided(&decided, meta);
+    s.rows = rows.len() as u64;
+    s.decided_by = by;
+    s.undecided = undecided
+        .iter()
+        .map(|r| {
+            let i = cells
+                .iter()
+                .position(|c| *c == (r.kind, r.arm))
+                .unwrap_or(0);
+            UndecidedRow {
+                qid: r.qid.clone(),
+                kind: r.kind,
+                arm: r.arm,
+                rep: r.rep,
+                label: r.label.clone(),
+                state: r.standing.undecided_name().unwrap_or("UNDETERMINED"),
+                guess: r.verdict.class,
+                decides_verdict: deciding[i],
+            }
+        })
+        .collect();
+    let n = s.undecided.len();
+    let first = outcomes[0];
+    if outcomes.iter().all(|o| *o == first) {
+        // Recompute with the verdict every reading gives: its sentence is the one the
+        // either-way rows agree on (the all-bad end stands for them).
+        let mut all = decided.clone();
+        for r in &undecided {
+            let mut x = (*r).clone();
+            x.verdict.class = extreme(r.kind, false);
+            all.push(x);
+        }
+        let whole = summarize_decided(&all, meta);
+        s.verdict = first.0;
+        s.verdict_claimed = first.1;
+        s.verdict_detail = format!(
+            "{}; {n} row{} undetermined; the verdict holds either way",
+            whole.verdict_detail,
+            if n == 1 { "" } else { "s" }
+        );
+    } else {
+        let mut reached: Vec<&'static str> = outcomes.iter().map(|o| o.0.name()).collect();
+        reached.sort();
+        reached.dedup();
+        let names: Vec<String> = s
+            .undecided
+            .iter()
+            .filter(|u| u.decides_verdict)
+            .map(|u| format!("{} {}", u.name(), u.state))
+            .collect();
+        s.verdict = InstrumentVerdict::NeedsReview;
+        s.verdict_claimed = true;
+        s.verdict_detail = format!(
+            "the verdict depends on rows no reader decided: read one way it is {}; the rows that decide it: {}; settle them with `harness review`",
+            reached.join(", the other way "),
+            names.join(", ")
+        );
+    }
+    finish_marks(&mut s, meta);
+    s
+}
+
+/// The label decision and the watermark, from the final verdict.
+fn finish_marks(s: &mut Summary, meta: &RoundMeta) {
+    let verdict = s.verdict;
+    s.label_withheld = label_withheld(&s.conflict_arm, &s.conflict_ctrl);
+    s.conflict_axis_stands = s.label_withheld.is_none();
+    if verdict.watermarks() {
+        let why = format!("the instrument verdict is {}", verdict.name());
+        s.label_withheld = Some(match s.label_withheld.take() {
+            Some(axis) => format!("{axis}; {why}"),
+            None => why,
+        });
+    }
+    let mut marks: Vec<&str> = Vec::new();
+    if verdict.watermarks() {
+        marks.push(verdict.name());
+    }
+    if meta.contaminated {
+        marks.push("CONTAMINATED");
+    }
+    s.watermark = (!marks.is_empty()).then(|| marks.join("+"));
+}
+
+/// [`summarize`] over rows every one of which a reader decided.
+fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
     let all = rows.iter();
     let cell = |kind: Kind, arm: Arm| move |r: &Row| r.kind == kind && r.arm == arm;
     let pass = |r: &Row| r.verdict.class == Class::Pass;
@@ -745,6 +928,8 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         watermark: None,
         manifest: meta.manifest,
         design_sealed: meta.design_sealed,
+        undecided: Vec::new(),
+        decided_by: BTreeMap::new(),
     };
     let (verdict, claimed, detail) = instrument_verdict(&s);
     s.verdict = verdict;
@@ -803,7 +988,9 @@ impl Summary {
         self.conflict_lines(&mut out);
         self.item_lines(&mut out);
         self.contrast_lines(&mut out);
-        out.0
+        let mut lines = out.0;
+        self.note_undecided(&mut lines);
+        lines
     }
 
     /// Typed and fallback answer paths: two numbers of all rows, never multiplied.
@@ -1113,6 +1300,50 @@ impl Lines {
 
     fn prop(&mut self, key: &str, section: &'static str, label: &str, p: Proportion, note: String) {
         self.push(key, section, label, Value::Proportion(p), note);
+    }
+}
+
+impl Summary {
+    /// Beside each headline number, the rows of its cell no reader decided: the number counts
+    /// decided rows only, and "not decided" is never a pass or a fail.
+    fn note_undecided(&self, lines: &mut [NumberLine]) {
+        if self.undecided.is_empty() {
+            return;
+        }
+        let count = |kind: Kind, arm: Option<Arm>| {
+            self.undecided
+                .iter()
+                .filter(|u| u.kind == kind && arm.is_none_or(|a| u.arm == a))
+                .count()
+        };
+        for l in lines.iter_mut() {
+            let n = match l.key.as_str() {
+                "delivery_arm" | "positive_coverage_arm" | "positive_accuracy_arm" => {
+                    count(Kind::Positive, Some(Arm::Arm))
+                }
+                "hui_arm" | "negative_abstained_arm" | "negative_answered_arm" => {
+                    count(Kind::Negative, Some(Arm::Arm))
+                }
+                "hui_ctrl" => count(Kind::Negative, Some(Arm::Ctrl)),
+                "lucky_ctrl" => count(Kind::Positive, Some(Arm::Ctrl)),
+                k if k.starts_with("conflict") || k == "mr" => count(Kind::Conflict, None),
+                _ => 0,
+            };
+            if n == 0 {
+                continue;
+            }
+            let decided = match &l.value {
+                Value::Proportion(p) => format!("{}/{} decided, ", p.k, p.n),
+                _ => String::new(),
+            };
+            let extra =
+                format!("{decided}{n} undetermined (outside the count, neither pass nor fail)");
+            l.note = if l.note.is_empty() {
+                extra
+            } else {
+                format!("{extra}; {}", l.note)
+            };
+        }
     }
 }
 

@@ -62,8 +62,8 @@ impl Terminal {
     fn verdict_cell(&self, r: &crate::Row) -> comfy_table::Cell {
         use comfy_table::{Cell, Color};
         use scorer::Class;
-        let cell = Cell::new(r.verdict.to_string());
-        if !self.color {
+        let cell = Cell::new(crate::reading::shown(r));
+        if !self.color || !r.standing.decided() {
             return cell;
         }
         if crate::summary::is_good(r) {

@@ -21,6 +21,7 @@ use regex::Regex;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use crate::cues::{self, Cue};
 use crate::lexicon::Lexicon;
 use crate::model::{Class, Kind, Verdict};
 
@@ -42,6 +43,16 @@ pub struct Evidence {
     pub tag: Option<String>,
     /// The clarify lexicon matched (an ask-back); a counter, never part of the class.
     pub clarify: bool,
+    /// The cues that fired and could change the class (DESIGN §5.1). Non-empty means the
+    /// strict reading is uncertain: the row is `UNDETERMINED` and `verdict` is its guess.
+    pub cues: Vec<Cue>,
+}
+
+impl Evidence {
+    /// The strict reading is certain: no cue that could change its class fired.
+    pub fn certain(&self) -> bool {
+        self.cues.is_empty()
+    }
 }
 
 /// How a token (and a conflict item's `general`) is found in an answer (DESIGN §5).
@@ -195,6 +206,7 @@ pub(crate) fn evaluate_with(
             refusal_match: None,
             tag: None,
             clarify: false,
+            cues: Vec::new(),
         };
     }
     let tag = last_tag(&text);
@@ -214,7 +226,20 @@ pub(crate) fn evaluate_with(
     });
     let has_ref = refusal.is_some();
     let general_seen = general.is_some_and(|g| token_match.finds(&text, g));
-    let class = decide(kind, has_tok, has_ref, general_seen);
+    let class = cues::decide(kind, has_tok, has_ref, general_seen);
+    let cues = cues::detect(&cues::Strict {
+        text: &text,
+        spoken: &spoken,
+        kind,
+        token,
+        general,
+        token_match,
+        has_tok,
+        has_ref,
+        general_seen,
+        class,
+        refusal_span: refusal.as_ref().map(|m| (m.start, m.end)),
+    });
     Evidence {
         verdict: Verdict { class, typed },
         has_tok,
@@ -222,23 +247,7 @@ pub(crate) fn evaluate_with(
         refusal_match: refusal.map(|m| m.text),
         tag,
         clarify: lexicon.is_clarify(&text),
-    }
-}
-
-/// The DESIGN §5 table.
-fn decide(kind: Kind, has_tok: bool, has_ref: bool, general_seen: bool) -> Class {
-    match (kind, has_tok, has_ref) {
-        (Kind::Positive, true, false) => Class::Pass,
-        (Kind::Positive, true, true) => Class::RefusedWithToken,
-        (Kind::Positive, false, _) => Class::Fail,
-        (Kind::Negative, true, false) => Class::Hallucinated,
-        (Kind::Negative, true, true) => Class::RefusedWithToken,
-        (Kind::Negative, false, true) => Class::Pass,
-        (Kind::Negative, false, false) => Class::Fail,
-        (Kind::Conflict, true, false) => Class::ConflictFollowed,
-        (Kind::Conflict, _, true) => Class::AbstainedOnConflict,
-        (Kind::Conflict, false, false) if general_seen => Class::PriorWon,
-        (Kind::Conflict, false, false) => Class::Unclassified,
+        cues,
     }
 }
 

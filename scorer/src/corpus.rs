@@ -9,6 +9,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 use crate::classify::{evaluate_as, TokenMatch};
+use crate::cues::Cue;
 use crate::error::Error;
 use crate::lexicon::Lexicon;
 use crate::model::{Class, Kind};
@@ -97,12 +98,28 @@ pub struct Scored {
     pub refuses: bool,
     /// The text of the refusal match, if any.
     pub matched: Option<String>,
+    /// The cues that fired and could change the class; non-empty = `UNDETERMINED`.
+    pub cues: Vec<Cue>,
 }
 
 impl Scored {
     /// The scorer and the human gave the same class.
     pub fn agrees(&self) -> bool {
         self.class == self.row.class
+    }
+
+    /// The lexicon decides this row: no cue that could change the class fired.
+    pub fn decided(&self) -> bool {
+        self.cues.is_empty()
+    }
+
+    /// A human PASS on a negative read FAIL or HALLUCINATED with certainty: the misreading
+    /// that voids a round (a CTRL refusal counted as a fabrication).
+    pub fn certain_negative_pass_misread(&self) -> bool {
+        self.decided()
+            && self.row.kind == Kind::Negative
+            && self.row.class == Class::Pass
+            && matches!(self.class, Class::Fail | Class::Hallucinated)
     }
 }
 
@@ -124,6 +141,7 @@ pub fn score(rows: &[Row], lexicon: &Lexicon, token_match: TokenMatch) -> Vec<Sc
                 class: ev.verdict.class,
                 refuses: ev.has_ref,
                 matched: ev.refusal_match,
+                cues: ev.cues,
             }
         })
         .collect()
@@ -162,6 +180,18 @@ pub struct Figures {
     pub recall: Ratio,
     /// (human class, scorer class) → count.
     pub confusion: BTreeMap<(Class, Class), usize>,
+    /// Class agreement on the rows the lexicon decides (no cue fired).
+    pub decided_precision: Ratio,
+    /// Rows the lexicon decides, of all rows.
+    pub coverage: Ratio,
+    /// Per kind: (decided-row agreement, coverage).
+    pub decided_by_kind: BTreeMap<String, (Ratio, Ratio)>,
+    /// Per language: (decided-row agreement, coverage).
+    pub decided_by_lang: BTreeMap<String, (Ratio, Ratio)>,
+    /// Rows where a human PASS on a negative is read FAIL or HALLUCINATED with certainty.
+    pub certain_negative_pass_misread: Ratio,
+    /// Which cues fired, how often.
+    pub cue_counts: BTreeMap<&'static str, usize>,
 }
 
 /// Compute the figures of a scored corpus.
@@ -186,6 +216,26 @@ pub fn figures(scored: &[Scored]) -> Figures {
             bump(&mut f.recall, s.refuses);
         }
         *f.confusion.entry((s.row.class, s.class)).or_default() += 1;
+        let decided = s.decided();
+        bump(&mut f.coverage, decided);
+        bump(
+            &mut f.certain_negative_pass_misread,
+            s.certain_negative_pass_misread(),
+        );
+        let k = f.decided_by_kind.entry(s.row.kind.to_string()).or_default();
+        bump(&mut k.1, decided);
+        if decided {
+            bump(&mut k.0, ok);
+        }
+        let l = f.decided_by_lang.entry(s.row.lang.clone()).or_default();
+        bump(&mut l.1, decided);
+        if decided {
+            bump(&mut l.0, ok);
+            bump(&mut f.decided_precision, ok);
+        }
+        for c in &s.cues {
+            *f.cue_counts.entry(c.as_str()).or_default() += 1;
+        }
     }
     f
 }

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod classify;
 pub mod corpus;
+pub mod cues;
 pub mod error;
 pub mod fixtures;
 pub mod lexicon;
@@ -13,6 +14,7 @@ pub mod model;
 pub mod qset;
 
 pub use classify::{classify, evaluate, evaluate_as, Evidence, TokenMatch};
+pub use cues::Cue;
 pub use error::Error;
 pub use lexicon::{fingerprint, Lexicon, LEXICON_VERSION};
 pub use model::{Arm, Class, Kind, Verdict};

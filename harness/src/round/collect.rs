@@ -31,6 +31,7 @@ pub struct Entry {
 /// counted as missing answers by the marker, never as a class).
 pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<Row>> {
     let reading = crate::reading::active();
+    let decisions = crate::reading::review::load(out)?;
     let mut rows = Vec::new();
     for e in entries {
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
@@ -54,15 +55,30 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
             &q.token,
             q.general.as_deref(),
         );
+        let person = crate::reading::review::class_for(&decisions, &e.label, e.rep, &bytes)?;
+        let mut verdict = ev.verdict;
+        let standing = match person {
+            Some(class) => {
+                verdict.class = class;
+                reports::reading::Standing::Decided {
+                    by: reports::reading::DecidedBy::Person,
+                }
+            }
+            None if ev.certain() => reports::reading::Standing::default(),
+            None => reports::reading::Standing::Undetermined {
+                cues: ev.cues.iter().map(|c| c.as_str().to_string()).collect(),
+            },
+        };
         rows.push(Row {
             qid: e.qid.clone(),
             kind: q.kind,
             arm: e.arm,
             rep: e.rep,
-            verdict: ev.verdict,
+            verdict,
             clarify: ev.clarify,
             label: e.label.clone(),
             excerpt: String::from_utf8_lossy(&bytes).into_owned(),
+            standing,
         });
     }
     Ok(rows)
@@ -136,6 +152,7 @@ pub fn exit_of_verdict(v: InstrumentVerdict) -> Exit {
         InstrumentVerdict::Void => Exit::Void,
         InstrumentVerdict::InstrumentIncomplete => Exit::InstrumentIncomplete,
         InstrumentVerdict::CarrierUnread => Exit::CarrierUnread,
+        InstrumentVerdict::NeedsReview => Exit::NeedsReview,
         InstrumentVerdict::Finding | InstrumentVerdict::Ok => Exit::Ok,
     }
 }

@@ -1,6 +1,7 @@
 //! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
 
 pub mod compare;
+pub mod review;
 
 use crate::demo;
 use crate::exit::{Exit, Fail};
@@ -73,8 +74,8 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
                 lines.push(match (json, one) {
                     (true, true) => evidence_json(&ev, None).to_string(),
                     (true, false) => evidence_json(&ev, Some(("file", name.into()))).to_string(),
-                    (false, true) => ev.verdict.to_string(),
-                    (false, false) => format!("{}\t{}", clean_line(&name, 200), ev.verdict),
+                    (false, true) => shown_verdict(&ev),
+                    (false, false) => format!("{}\t{}", clean_line(&name, 200), shown_verdict(&ev)),
                 });
             }
         }
@@ -92,7 +93,7 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
                 } else {
                     let label = r.id.as_deref().map(|id| clean_line(id, 200));
                     let label = label.unwrap_or_else(|| n.line.to_string());
-                    format!("{label}\t{}", ev.verdict)
+                    format!("{label}\t{}", shown_verdict(&ev))
                 });
             }
         }
@@ -146,18 +147,44 @@ fn evidence_json(
     extra: Option<(&str, serde_json::Value)>,
 ) -> serde_json::Value {
     let mut v = serde_json::json!({
-        "class": ev.verdict.class.as_str(),
-        "verdict": ev.verdict.to_string(),
+        "class": if ev.certain() { ev.verdict.class.as_str() } else { UNDETERMINED },
+        "verdict": shown_verdict(ev),
         "typed": ev.verdict.typed,
         "has_tok": ev.has_tok,
         "has_ref": ev.has_ref,
         "refusal_match": ev.refusal_match,
         "clarify": ev.clarify,
     });
+    if !ev.certain() {
+        v["guess"] = ev.verdict.class.as_str().into();
+        v["cues"] = ev
+            .cues
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>()
+            .into();
+    }
     if let Some((k, x)) = extra {
         v[k] = x;
     }
     v
+}
+
+/// The class of a row no reader could decide: never a pass or a fail.
+pub const UNDETERMINED: &str = "UNDETERMINED";
+
+/// The verdict as `score` prints it: the strict class when certain, else `UNDETERMINED` with
+/// the strict class as its guess and the cues that made it uncertain.
+fn shown_verdict(ev: &scorer::Evidence) -> String {
+    if ev.certain() {
+        return ev.verdict.to_string();
+    }
+    let cues: Vec<&str> = ev.cues.iter().map(|c| c.as_str()).collect();
+    format!(
+        "{UNDETERMINED} guess={} cues={}",
+        ev.verdict,
+        cues.join(",")
+    )
 }
 
 /// Inputs shared by `gate` and `seal`.

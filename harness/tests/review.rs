@@ -1,0 +1,120 @@
+//! Rows no reader decided: a round whose verdict depends on one ends NEEDS_REVIEW (exit 14),
+//! naming the row; `harness review --set` settles it and the round is re-derived.
+
+mod common;
+use common::{harness, make_repo, tok, write_qset};
+
+#[test]
+fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small service.\n"),
+            (".gitignore", b"tracks/\n"),
+        ],
+    );
+    let pos = tok("cod");
+    let neg = tok("reg");
+    let qset = dir.path().join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the release codename?", &pos],
+            [
+                "q2",
+                "negative",
+                "Which cloud region hosts production?",
+                &neg,
+            ],
+        ],
+    );
+    let seal = dir.path().join("handoff.md");
+    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+    // ARM reads the seal and refuses in words the lexicon knows; CTRL refuses in everyday
+    // words it does not ("Nothing in the repo pins that."): UNDETERMINED, never FAIL.
+    let script = dir.path().join("agent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let agent = format!("command:sh {} {{prompt}}", script.display());
+    let a = harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            &agent,
+        ])
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--seal")
+        .arg(&seal)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(14);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("NEEDS_REVIEW"), "{text}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let und = summary["readers"]["undecided"].as_array().unwrap().clone();
+    assert_eq!(und.len(), 1, "{summary}");
+    assert_eq!(und[0]["qid"], "q2");
+    assert_eq!(und[0]["arm"], "CTRL");
+    assert_eq!(und[0]["decides_verdict"], true);
+    let label = und[0]["label"].as_str().unwrap().to_string();
+    assert!(
+        summary["verdict"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&label),
+        "the verdict names the row: {summary}"
+    );
+    let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+    assert!(done.contains("NEEDS_REVIEW"), "{done}");
+
+    // A row the plan does not have is refused; the real one settles the round.
+    harness()
+        .args(["review"])
+        .arg(&out)
+        .args(["--set", "nosuch:1=PASS"])
+        .assert()
+        .code(2);
+    harness()
+        .args(["review"])
+        .arg(&out)
+        .args(["--set", &format!("{label}:1=PASS"), "--reviewer", "tester"])
+        .assert()
+        .code(0);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"]["name"], "OK", "{summary}");
+    assert_eq!(summary["readers"]["decided_by"]["person"], 1, "{summary}");
+    assert!(summary["readers"]["undecided"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let review = std::fs::read_to_string(out.join("review.jsonl")).unwrap();
+    assert!(review.contains("\"reviewer\":\"tester\""), "{review}");
+
+    // The answer changes under the decision: the round is refused, the decision never applied
+    // to other bytes (the journal's hash check fires first; review.jsonl's is the unit test's).
+    let answer = out.join(format!("{label}_r1.txt"));
+    std::fs::write(&answer, "It is somewhere else.\n").unwrap();
+    harness()
+        .args(["collect", "--out"])
+        .arg(&out)
+        .assert()
+        .code(10);
+}

@@ -1,0 +1,148 @@
+//! Who decided a row's class (DESIGN §5.1): the lexicon, both readers, the judge or a person,
+//! or nobody (`UNDETERMINED`, `CONTESTED`). A row nobody decided keeps the strict reading's
+//! class as its guess, and is never rendered as a pass or a fail.
+
+use serde::{Deserialize, Serialize};
+
+/// The reader whose class a decided row carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DecidedBy {
+    /// The strict lexicon, certain, with no judge to ask.
+    Lexicon,
+    /// The lexicon and the judge gave the same class.
+    Both,
+    /// The lexicon was uncertain; the judge's class.
+    Judge,
+    /// A person's review (`harness review`), which overrides every reader.
+    Person,
+}
+
+impl DecidedBy {
+    /// The lowercase name written in reports and `review.jsonl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecidedBy::Lexicon => "lexicon",
+            DecidedBy::Both => "both",
+            DecidedBy::Judge => "judge",
+            DecidedBy::Person => "person",
+        }
+    }
+}
+
+/// Whether a row's class was decided, and by whom.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Standing {
+    /// A reader (or a person) decided the class the row carries.
+    Decided {
+        /// Who.
+        by: DecidedBy,
+    },
+    /// The lexicon was uncertain and no judge read the row: the class is only a guess.
+    Undetermined {
+        /// The cues that made the strict reading uncertain.
+        cues: Vec<String>,
+    },
+    /// The lexicon was certain and the judge disagreed.
+    Contested {
+        /// The judge's class (the row's class is the lexicon's).
+        judge: scorer::Class,
+    },
+}
+
+impl Default for Standing {
+    /// Rows recorded before readers existed were decided by the lexicon alone.
+    fn default() -> Self {
+        Standing::Decided {
+            by: DecidedBy::Lexicon,
+        }
+    }
+}
+
+impl Standing {
+    /// A reader decided this row.
+    pub fn decided(&self) -> bool {
+        matches!(self, Standing::Decided { .. })
+    }
+
+    /// `UNDETERMINED`, `CONTESTED`, or `None` for a decided row.
+    pub fn undecided_name(&self) -> Option<&'static str> {
+        match self {
+            Standing::Decided { .. } => None,
+            Standing::Undetermined { .. } => Some("UNDETERMINED"),
+            Standing::Contested { .. } => Some("CONTESTED"),
+        }
+    }
+
+    /// Who decided, when someone did.
+    pub fn decided_by(&self) -> Option<DecidedBy> {
+        match self {
+            Standing::Decided { by } => Some(*by),
+            _ => None,
+        }
+    }
+}
+
+/// The verdict cell of a row: the class when decided, else `UNDETERMINED (guess X)` /
+/// `CONTESTED (lexicon X, judge Y)`. Parsed back by [`parse_shown`].
+pub fn shown(row: &crate::Row) -> String {
+    match &row.standing {
+        Standing::Decided { .. } => row.verdict.to_string(),
+        Standing::Undetermined { .. } => format!("UNDETERMINED (guess {})", row.verdict),
+        Standing::Contested { judge } => {
+            format!("CONTESTED (lexicon {}, judge {judge})", row.verdict)
+        }
+    }
+}
+
+/// Reads a verdict cell written by [`shown`] back: the row's verdict and its standing. A
+/// plain class is a lexicon-decided row (the form every round before readers wrote); the
+/// cues of an undetermined row are not in the cell and come back empty.
+pub fn parse_shown(cell: &str) -> Result<(scorer::Verdict, Standing), String> {
+    if let Some(rest) = cell.strip_prefix("UNDETERMINED (guess ") {
+        let guess = rest.strip_suffix(')').ok_or("unclosed UNDETERMINED cell")?;
+        return Ok((guess.parse()?, Standing::Undetermined { cues: Vec::new() }));
+    }
+    if let Some(rest) = cell.strip_prefix("CONTESTED (lexicon ") {
+        let inner = rest.strip_suffix(')').ok_or("unclosed CONTESTED cell")?;
+        let (lex, judge) = inner
+            .split_once(", judge ")
+            .ok_or("CONTESTED cell without a judge class")?;
+        return Ok((
+            lex.parse()?,
+            Standing::Contested {
+                judge: judge.parse()?,
+            },
+        ));
+    }
+    Ok((cell.parse()?, Standing::default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_cells_round_trip() {
+        for cell in [
+            "PASS",
+            "TYPED_FAIL",
+            "UNDETERMINED (guess FAIL)",
+            "CONTESTED (lexicon PASS, judge FAIL)",
+        ] {
+            let (v, s) = parse_shown(cell).unwrap();
+            let mut row = crate::lanes::fixture_row(
+                "q",
+                scorer::Kind::Negative,
+                scorer::Arm::Ctrl,
+                1,
+                v.class,
+            );
+            row.verdict = v;
+            row.standing = s;
+            assert_eq!(shown(&row), cell);
+        }
+        assert!(parse_shown("UNDETERMINED (guess MAYBE)").is_err());
+    }
+}

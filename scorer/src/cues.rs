@@ -1,0 +1,794 @@
+//! The cue detector (DESIGN §5.1): wide, recall-oriented signs that the strict reading may be
+//! wrong. A cue never decides a class. It names a way the strict inputs (`has_tok`, `has_ref`,
+//! `general` seen) could be misread, and it is kept only when reading them the other way would
+//! give another class: a row with a kept cue is `UNDETERMINED`, the strict class its guess.
+//!
+//! The strict patterns are narrow on purpose (a wide pattern would pass non-refusals); the cues
+//! are wide on purpose (a wide cue only costs coverage, never a wrong certain class). Every
+//! detector is one pass (or a fixed number of passes) over the answer: linear in its length.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+use crate::classify::{strip_quoted, TokenMatch};
+use crate::model::{Class, Kind};
+
+/// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
+/// rows between decided and `UNDETERMINED`.
+pub const CUES_VERSION: &str = "1.0.0";
+
+/// One sign that the strict reading may be wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cue {
+    /// Absence or negation words (in a covered language) and no strict refusal pattern.
+    AbsenceWords,
+    /// Most of the answer is in a language or script the lexicon does not cover.
+    UncoveredLanguage,
+    /// The token occurs only inside code fences, command lines or command-like code spans.
+    TokenOnlyInCode,
+    /// Conflict item: the planted value and the general value are both named.
+    PlantedAndGeneral,
+    /// A hedge, a list of candidates or a retraction next to the token.
+    HedgeAtToken,
+    /// A guess after a refusal: the answer refuses, then offers a likely value.
+    GuessAfterRefusal,
+    /// A near-spelling of the token (separators, case, units, date forms) without the token.
+    NearSpelling,
+}
+
+impl Cue {
+    /// The name written in JSON, reports and `lexicon eval`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cue::AbsenceWords => "absence_words",
+            Cue::UncoveredLanguage => "uncovered_language",
+            Cue::TokenOnlyInCode => "token_only_in_code",
+            Cue::PlantedAndGeneral => "planted_and_general",
+            Cue::HedgeAtToken => "hedge_at_token",
+            Cue::GuessAfterRefusal => "guess_after_refusal",
+            Cue::NearSpelling => "near_spelling",
+        }
+    }
+}
+
+impl std::fmt::Display for Cue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the strict reading saw, the input of the cue detector.
+#[derive(Debug, Clone, Copy)]
+pub struct Strict<'a> {
+    /// The whole answer (lossily decoded).
+    pub text: &'a str,
+    /// The answer with quoted spans and fences removed (what refusal detection read).
+    pub spoken: &'a str,
+    /// The question kind.
+    pub kind: Kind,
+    /// The token.
+    pub token: &'a str,
+    /// The general value, when given.
+    pub general: Option<&'a str>,
+    /// The token rule.
+    pub token_match: TokenMatch,
+    /// The strict inputs and class.
+    pub has_tok: bool,
+    /// A strict refusal (or, on conflict items, a conflict flag) matched.
+    pub has_ref: bool,
+    /// The general value was seen.
+    pub general_seen: bool,
+    /// The strict class.
+    pub class: Class,
+    /// Where the strict refusal matched in `spoken` (byte offsets), when it did.
+    pub refusal_span: Option<(usize, usize)>,
+}
+
+/// The DESIGN §5 table, as the classifier applies it.
+pub(crate) fn decide(kind: Kind, has_tok: bool, has_ref: bool, general_seen: bool) -> Class {
+    match (kind, has_tok, has_ref) {
+        (Kind::Positive, true, false) => Class::Pass,
+        (Kind::Positive, true, true) => Class::RefusedWithToken,
+        (Kind::Positive, false, _) => Class::Fail,
+        (Kind::Negative, true, false) => Class::Hallucinated,
+        (Kind::Negative, true, true) => Class::RefusedWithToken,
+        (Kind::Negative, false, true) => Class::Pass,
+        (Kind::Negative, false, false) => Class::Fail,
+        (Kind::Conflict, true, false) => Class::ConflictFollowed,
+        (Kind::Conflict, _, true) => Class::AbstainedOnConflict,
+        (Kind::Conflict, false, false) if general_seen => Class::PriorWon,
+        (Kind::Conflict, false, false) => Class::Unclassified,
+    }
+}
+
+/// The cues that fired on this answer and could change its class, in a stable order. Empty
+/// means the strict reading is certain.
+pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
+    // `--token-match exact` reproduces the seed's reading, which had no cues.
+    if s.class == Class::Void || s.token_match == TokenMatch::Exact {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let could = |tok: bool, rf: bool, gen: bool| decide(s.kind, tok, rf, gen) != s.class;
+    // Readings of the refusal side: a refusal the strict patterns missed.
+    let maybe_refusal = !s.has_ref && could(s.has_tok, true, s.general_seen);
+    // Readings of the token side: the token named but not given as the answer.
+    let maybe_not_answer = s.has_tok && could(false, s.has_ref, s.general_seen);
+    let maybe_token = !s.has_tok && could(true, s.has_ref, s.general_seen);
+
+    if maybe_refusal && absence_words(s) {
+        out.push(Cue::AbsenceWords);
+    }
+    if maybe_refusal && uncovered_language(s.spoken) {
+        out.push(Cue::UncoveredLanguage);
+    }
+    if maybe_not_answer && token_only_in_code(s) {
+        out.push(Cue::TokenOnlyInCode);
+    }
+    if s.kind == Kind::Conflict
+        && s.has_tok
+        && s.general_seen
+        && matches!(
+            s.class,
+            Class::ConflictFollowed | Class::AbstainedOnConflict
+        )
+    {
+        out.push(Cue::PlantedAndGeneral);
+    }
+    if s.has_tok && !s.has_ref && (maybe_refusal || maybe_not_answer) && hedge_at_token(s) {
+        out.push(Cue::HedgeAtToken);
+    }
+    // A refusal followed by a guess: on a negative the guess is another value (FAIL), on a
+    // positive it may be the value (the strict reading already says FAIL or RWT).
+    if s.has_ref && !s.has_tok && s.kind == Kind::Negative && guess_words(s.spoken) {
+        out.push(Cue::GuessAfterRefusal);
+    }
+    if maybe_token && near_spelling(s.text, s.token) {
+        out.push(Cue::NearSpelling);
+    }
+    if s.class == Class::RefusedWithToken && !hedge_at_token(s) && !refusal_names_token(s) {
+        // Token and refusal in different sentences with no hedge at the token: "It is X. I
+        // couldn't find why" (a refused sub-question) reads the same as "X? Not found."
+        out.push(Cue::AbsenceWords);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The strict refusal's own sentence (in the spoken text) names the token: "I couldn't find
+/// any record of X" refuses X itself.
+fn refusal_names_token(s: &Strict<'_>) -> bool {
+    let Some((start, end)) = s.refusal_span else {
+        return false;
+    };
+    let sp = s.spoken;
+    if end > sp.len() || !sp.is_char_boundary(start) || !sp.is_char_boundary(end) {
+        return false;
+    }
+    let from = sp[..start]
+        .rfind(['\n', '.', '!', '?', '。', '！', '？'])
+        .map_or(0, |i| i + 1);
+    let mut to = sp[end..]
+        .find(['\n', '.', '!', '?', '。', '！', '？'])
+        .map_or(sp.len(), |i| end + i);
+    // A contrast after the refusal ("couldn't find it in the repo, but the hand-off says X")
+    // starts another claim: the token after it is not the refused one.
+    if let Some(m) = contrast_regex().find(&sp[end..to]) {
+        to = end + m.start();
+    }
+    s.token_match.finds(&sp[from..to], s.token)
+}
+
+fn contrast_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)\b(?:but|however|though|although|yet|aber|jedoch|pero|sin embargo|mais)\b|지만|하지만|그러나|다만|但|不过|けど|けれど|が、|ですが",
+    )
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("cue pattern compiles"))
+}
+
+/// Wide absence and negation vocabulary of every language the lexicon covers.
+fn absence_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:no|not|none|nothing|nowhere|never|neither|nor|absent|missing|lacks?|lacking|silent|unclear|unspecified|undocumented|unrecorded|unknown|undetermined|undefined|unsure|uncertain|unable|undecided|pending|deferred|premise|assumes|assumption|yet|cannot|can['’]?t|couldn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t|aren['’]?t|wasn['’]?t|weren['’]?t|won['’]?t|haven['’]?t|hasn['’]?t|n/a|tbd|empty|zero (?:hits|results|matches)|blank)(?-u:\b)",
+            r"|없|않|못|모르|몰라|불명|미상|미정|불가|아닙|아니|알 ?수|확인 ?안|확인이 ?안|안 ?됩|안 ?돼|안 ?보|안 ?나|보류|전제",
+            r"|ない|ません|不明|なし|無い|見当たら|わから|分から|未定|未記載|前提|保留",
+            r"|没有|没|无|不|未|找不到",
+            r"|(?i)\b(?:kein|keine|keinen|keiner|keinem|nicht|nichts|nirgends|nirgendwo|ohne|fehlt|fehlen|unklar|unbekannt|offen|leer)\b",
+            r"|(?i)\b(?:ningún|ninguna|ninguno|nada|nunca|sin|falta|faltan|desconoc\w*|no)\b",
+        ),
+    )
+}
+
+fn absence_words(s: &Strict<'_>) -> bool {
+    let r = absence_regex();
+    if !s.has_tok {
+        // No value given: the whole answer is about the question's subject.
+        return r.is_match(s.spoken);
+    }
+    // A value given: only negation in the token's own sentence bears on it, outside quoted
+    // spans and courtesy phrases ("no problem").
+    near_token(s, |window| {
+        let spoken = strip_quoted(window);
+        r.is_match(&courtesy_regex().replace_all(&spoken, " "))
+    })
+}
+
+/// "No problem", "no worries", "kein Problem", "没问题": negation words that refuse nothing.
+fn courtesy_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)\b(?:no (?:problem|worries)|not a problem|(?:no|(?:do|does|did)(?:n['’]?t| not) have any(?: actual)?|without (?:a |any )?) doubts?|kein problem|no hay problema|sin problema)\b|没问题|문제 ?없",
+    )
+}
+
+/// Calls `f` on the sentence-ish window around each occurrence of the token (at most the
+/// first 16), in the spoken text where it occurs there, else in the raw text.
+fn near_token(s: &Strict<'_>, f: impl Fn(&str) -> bool) -> bool {
+    let lower = s.text.to_lowercase();
+    let tok = s.token.to_lowercase();
+    if tok.is_empty() || lower.len() != s.text.len() {
+        // Lowercasing changed byte lengths (rare scripts): look at the whole answer.
+        return f(s.text);
+    }
+    let mut seen = 0;
+    for (at, _) in lower.match_indices(&tok) {
+        seen += 1;
+        if seen > 16 {
+            break;
+        }
+        let start = window_start(s.text, at);
+        let end = window_end(s.text, at + tok.len());
+        if f(&s.text[start..end]) {
+            return true;
+        }
+    }
+    false
+}
+
+const WINDOW: usize = 90;
+
+fn window_start(text: &str, at: usize) -> usize {
+    let floor = at.saturating_sub(WINDOW);
+    let mut start = floor;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    // Cut at the last sentence end or line break before the token.
+    match text[start..at].rfind(['\n', '.', '!', '?', '。', '！', '？', ';']) {
+        Some(i) => start + i + 1,
+        None => start,
+    }
+}
+
+fn window_end(text: &str, from: usize) -> usize {
+    let mut end = (from + WINDOW).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text[from..end].find(['\n', '。', '！', '？', '?', '!']) {
+        Some(i) => from + i,
+        None => match text[from..end].find(". ") {
+            Some(i) => from + i,
+            None => end,
+        },
+    }
+}
+
+/// Hedges, candidate lists and retractions, every covered language.
+fn hedge_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default)(?-u:\b)",
+            r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적",
+            r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的",
+            r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般",
+            r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|eventuell|Korrektur|entweder|oder|Beispiel|üblicherweise|normalerweise)\b",
+            r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|corrijo|corrección|o bien|ejemplo|normalmente|por defecto|podría|puede ser|suposición)\b",
+        ),
+    )
+}
+
+fn hedge_at_token(s: &Strict<'_>) -> bool {
+    let r = hedge_regex();
+    near_token(s, |w| r.is_match(&strip_token_self(w, s.token)))
+}
+
+/// The window with the token itself blanked, so a token that is a hedge word ("default")
+/// does not hedge itself.
+fn strip_token_self(window: &str, token: &str) -> String {
+    if token.is_empty() {
+        return window.to_string();
+    }
+    let lower = window.to_lowercase();
+    if lower.len() != window.len() {
+        return window.to_string();
+    }
+    let tok = token.to_lowercase();
+    let mut out = String::with_capacity(window.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices(&tok) {
+        out.push_str(&window[last..at]);
+        out.push(' ');
+        last = at + tok.len();
+    }
+    out.push_str(&window[last..]);
+    out
+}
+
+/// After a refusal: a likely value offered anyway.
+fn guess_words(spoken: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:maybe|perhaps|possibly|probably|presumably|likely|my (?:best )?guess|i['’]?d guess|i would guess|i['’]?d assume|would assume|might be|may be|could be|typically|usually|defaults? to|commonly)(?-u:\b)",
+            r"|아마|추정|것 ?같|일반적으로|보통은|기본값은",
+            r"|たぶん|多分|おそらく|恐らく|かもしれ|一般的には|通常は",
+            r"|也许|大概|可能是|通常是|一般是|默认",
+            r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|üblicherweise|normalerweise|standardmäßig)\b",
+            r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|normalmente|por defecto)\b",
+        ),
+    )
+    .is_match(spoken)
+}
+
+/// Lines an agent prints for the commands it ran (`$ rg …`, `> grep …`, `Ran: …`).
+fn command_line_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?im)^[ \t>*-]*(?:[$%❯#>]\s|(?:ran|running|command|executed|searched(?: with)?|search|exec)\s*:\s*|(?:rg|grep|git|find|fd|ag|ack|cat|sed|awk|ls|jq|yq|head|tail|less|bat|npm|cargo|python3?|node|go|make|docker|kubectl)\s+-?).*$",
+    )
+}
+
+/// A code span that reads as a command or a search rather than a value.
+fn command_span_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)(?-u:\b)(?:rg|grep|git|find|fd|ag|ack|cat|sed|awk|ls|jq|search|rg\.exe)\s|\s-{1,2}[a-z]|\|",
+    )
+}
+
+fn token_only_in_code(s: &Strict<'_>) -> bool {
+    // Remove fences and the command-like inline spans, then command lines; is the token left?
+    let mut rest = String::with_capacity(s.text.len());
+    let mut in_fence: Option<(char, usize)> = None;
+    for line in s.text.split_inclusive('\n') {
+        let t = line.trim_start();
+        let fence = ['`', '~'].into_iter().find_map(|c| {
+            let run = t.chars().take_while(|&x| x == c).count();
+            (run >= 3).then_some((c, run))
+        });
+        match (in_fence, fence) {
+            (None, Some(f)) => {
+                in_fence = Some(f);
+                continue;
+            }
+            (Some((c, run)), Some((c2, run2))) if c == c2 && run2 >= run => {
+                in_fence = None;
+                continue;
+            }
+            (Some(_), _) => continue,
+            (None, None) => {}
+        }
+        if command_line_regex().is_match(line) {
+            continue;
+        }
+        rest.push_str(&strip_command_spans(line));
+    }
+    if in_fence.is_some() {
+        // An unclosed fence is ordinary text, as the classifier reads it.
+        return false;
+    }
+    !s.token_match.finds(&rest, s.token)
+}
+
+/// Inline spans that look like commands replaced by a space; value spans (`v2.4.1`) kept.
+fn strip_command_spans(line: &str) -> String {
+    if !line.contains('`') {
+        return line.to_string();
+    }
+    let parts: Vec<&str> = line.split('`').collect();
+    let mut out = String::with_capacity(line.len());
+    for (i, p) in parts.iter().enumerate() {
+        let inside = i % 2 == 1 && i + 1 < parts.len();
+        if inside && command_span_regex().is_match(p) {
+            out.push(' ');
+        } else {
+            out.push_str(p);
+        }
+    }
+    out
+}
+
+/// Letters by script: covered (Latin, Hangul, kana, Han) and not covered (everything else
+/// alphabetic), and, for Latin, function words of covered and uncovered languages.
+fn uncovered_language(spoken: &str) -> bool {
+    let (mut covered, mut other) = (0usize, 0usize);
+    for c in spoken.chars().filter(|c| c.is_alphabetic()) {
+        let u = c as u32;
+        let is_covered = c.is_ascii_alphabetic()
+            || (0x00C0..=0x024F).contains(&u) // Latin-1 and Extended
+            || (0x1E00..=0x1EFF).contains(&u) // Latin Extended Additional
+            || (0xAC00..=0xD7AF).contains(&u) // Hangul syllables
+            || (0x1100..=0x11FF).contains(&u)
+            || (0x3130..=0x318F).contains(&u)
+            || (0x3040..=0x30FF).contains(&u) // kana
+            || (0x4E00..=0x9FFF).contains(&u) // Han
+            || (0x3400..=0x4DBF).contains(&u)
+            || (0xFF00..=0xFFEF).contains(&u);
+        if is_covered {
+            covered += 1;
+        } else {
+            other += 1;
+        }
+    }
+    if other >= 8 && other * 5 >= (covered + other) {
+        return true;
+    }
+    latin_uncovered(spoken)
+}
+
+fn latin_uncovered(spoken: &str) -> bool {
+    // Distinctive function and absence words of Latin-script languages the lexicon does not
+    // cover (French, Italian, Portuguese, Dutch, Polish, Turkish, Indonesian, Vietnamese,
+    // Swedish), against those of the covered ones (English, German, Spanish).
+    const UNCOVERED: &[&str] = &[
+        "le",
+        "les",
+        "des",
+        "est",
+        "dans",
+        "pas",
+        "aucun",
+        "aucune",
+        "trouvé",
+        "n'est",
+        "je",
+        "nous",
+        "cette",
+        "il",
+        "avec",
+        "sur",
+        "rien",
+        "ne",
+        "gli",
+        "della",
+        "nel",
+        "non",
+        "è",
+        "sono",
+        "nessun",
+        "nessuna",
+        "trovato",
+        "questo",
+        "della",
+        "il",
+        "não",
+        "está",
+        "nenhum",
+        "nenhuma",
+        "encontrei",
+        "encontrado",
+        "você",
+        "isso",
+        "het",
+        "een",
+        "niet",
+        "geen",
+        "gevonden",
+        "staat",
+        "nie",
+        "jest",
+        "brak",
+        "żadnych",
+        "nic",
+        "że",
+        "się",
+        "bir",
+        "ve",
+        "yok",
+        "değil",
+        "için",
+        "ile",
+        "bulunamadı",
+        "hiçbir",
+        "tidak",
+        "ada",
+        "yang",
+        "dan",
+        "tersebut",
+        "saya",
+        "không",
+        "có",
+        "là",
+        "của",
+        "trong",
+        "tôi",
+        "được",
+        "inte",
+        "är",
+        "och",
+        "ingen",
+        "finns",
+        "jag",
+        "som",
+        "niets",
+        "zegt",
+        "wordt",
+        "nergens",
+        "vastgelegd",
+        "aucune",
+        "mais",
+        "pour",
+        "nulla",
+        "nessuno",
+        "ainda",
+        "nada",
+        "não",
+        "nunca",
+        "mas",
+    ];
+    const COVERED: &[&str] = &[
+        "the", "is", "and", "of", "to", "it", "not", "no", "that", "this", "for", "was", "i",
+        "found", "der", "die", "das", "ist", "und", "nicht", "kein", "keine", "ich", "im", "zu",
+        "den", "ein", "el", "la", "los", "las", "es", "y", "que", "un", "una", "del", "hay", "en",
+        "de",
+    ];
+    let (mut unc, mut cov) = (0usize, 0usize);
+    for w in spoken
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .take(4000)
+    {
+        let w = w.to_lowercase();
+        if COVERED.contains(&w.as_str()) {
+            cov += 1;
+        } else if UNCOVERED.contains(&w.as_str()) {
+            unc += 1;
+        }
+    }
+    (unc >= 2 && unc > cov) || (unc >= 1 && cov == 0)
+}
+
+/// The token's letters and digits, lowercased, without separators.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Numbers in a string, leading zeros dropped.
+fn numbers(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+        .map(|g| {
+            let t = g.trim_start_matches('0');
+            if t.is_empty() { "0" } else { t }.to_string()
+        })
+        .collect()
+}
+
+fn near_spelling(text: &str, token: &str) -> bool {
+    // The token's letter and digit runs, in order, joined by any separators or none, case
+    // ignored, with the same ASCII-alphanumeric edges the word rule uses (`AUTH 31`, `auth_31`
+    // name `AUTH-31`; `AUTH-310` does not).
+    let runs: Vec<String> = token
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|r| !r.is_empty())
+        .map(regex::escape)
+        .collect();
+    if !runs.is_empty() && squash(token).chars().count() >= 3 {
+        let pattern = format!(
+            r"(?i)(?:^|[^0-9A-Za-z]){}(?:$|[^0-9A-Za-z])",
+            runs.join(r"[\s\-_./:,'’]*")
+        );
+        if Regex::new(&pattern).is_ok_and(|r| r.is_match(text)) {
+            return true;
+        }
+    }
+    // The token's numeric core (`3.12` of `Python 3.12`, `8443` written `8,443`).
+    if let (Some(a), Some(b)) = (
+        token.find(|c: char| c.is_ascii_digit()),
+        token.rfind(|c: char| c.is_ascii_digit()),
+    ) {
+        let core = &token[a..=b];
+        if core.len() >= 3 {
+            let bare = core.chars().all(|c| c.is_ascii_digit());
+            let body = if bare {
+                // Thousands separators may split a bare number.
+                let parts: Vec<String> = core.chars().map(|c| c.to_string()).collect();
+                parts.join(r"[,_ \x{202F}']?")
+            } else {
+                regex::escape(core)
+            };
+            let pattern = format!(r"(?:^|[^0-9.]){body}(?:$|[^0-9])");
+            if Regex::new(&pattern).is_ok_and(|r| r.is_match(text)) {
+                return true;
+            }
+        }
+    }
+    // Units and date forms of a mostly numeric token (`30s`, `25MB`, `2026-03-14`): every
+    // number of the token appears as a number of the answer.
+    let letters = token.chars().filter(|c| c.is_alphabetic()).count();
+    let want = numbers(token);
+    if want.is_empty() || letters > 4 || (want.len() < 2 && want[0].len() < 2) {
+        return false;
+    }
+    let mut have: std::collections::HashSet<String> = numbers(text).into_iter().collect();
+    if want.len() >= 2 {
+        have.extend(month_numbers(text));
+    }
+    want.iter().all(|n| have.contains(n))
+}
+
+/// Month names (English, German, Spanish, French, Italian, Portuguese, Dutch) as numbers.
+fn month_numbers(text: &str) -> Vec<String> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\b(?:(jan)(?:uary|uar|vier|eiro|uari)?|(feb)(?:ruary|ruar|rero|braio|ruari)?|(f[eé]v)(?:rier|ereiro)?|(m[aä]r)(?:ch|z|zo|s|ço|t)?|(apr|abr|avr)(?:il|ile|iel)?|(ma[iyg])(?:o|gio)?|(mei)|(jun|giu|juin)(?:e|i|io|ho|o)?|(jul|lug|juil)(?:y|i|io|ho|let)?|(aug|ago|ao[uû]|agos)(?:ust|usti|sto|t|stus)?|(sep|set)(?:tember|tiembre|tembre|embro)?|(o[ckt]t)(?:ober|ubre|obre|ubro)?|(nov)(?:ember|iembre|embre|embro)?|(de[cz]|dic)(?:ember|iembre|embre|embro)?)\b",
+    );
+    let mut out = Vec::new();
+    for c in r.captures_iter(text).take(64) {
+        let word = c.get(0).map_or("", |m| m.as_str()).to_lowercase();
+        let n = match word.get(..3).unwrap_or("") {
+            "jan" => 1,
+            "feb" | "fev" | "fév" => 2,
+            "mar" | "mär" => 3,
+            "apr" | "abr" | "avr" => 4,
+            "mai" | "may" | "mag" | "mei" => 5,
+            "jun" | "giu" | "jui" if !word.starts_with("juil") => 6,
+            "jul" | "lug" | "jui" => 7,
+            "aug" | "ago" | "aoû" | "aou" => 8,
+            "sep" | "set" => 9,
+            "oct" | "okt" | "ott" => 10,
+            "nov" => 11,
+            "dec" | "dez" | "dic" => 12,
+            _ => continue,
+        };
+        out.push(n.to_string());
+    }
+    out
+}
+
+/// `strip_quoted` re-exported for the classifier's callers that build a [`Strict`] by hand.
+pub fn spoken(text: &str) -> std::borrow::Cow<'_, str> {
+    strip_quoted(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::evaluate;
+    use crate::lexicon::Lexicon;
+
+    fn cues(answer: &str, kind: Kind, token: &str, general: Option<&str>) -> Vec<&'static str> {
+        evaluate(Lexicon::standard(), answer.as_bytes(), kind, token, general)
+            .cues
+            .iter()
+            .map(|c| c.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn plain_answers_and_plain_refusals_are_certain() {
+        assert!(cues("The codename is Kestrel.", Kind::Positive, "Kestrel", None).is_empty());
+        assert!(cues("`Kestrel`", Kind::Positive, "Kestrel", None).is_empty());
+        assert!(cues(
+            "I could not find any record of that in the repository.",
+            Kind::Negative,
+            "Kestrel",
+            None
+        )
+        .is_empty());
+        assert!(cues("The owner is Dana.", Kind::Negative, "Kestrel", None).is_empty());
+        assert!(cues("", Kind::Negative, "Kestrel", None).is_empty());
+    }
+
+    #[test]
+    fn everyday_absence_without_a_strict_pattern_is_uncertain() {
+        for a in [
+            "Nothing in the repo pins that.",
+            "확인이 안 됩니다.",
+            "Dazu steht nichts im Repository.",
+            "The hand-off is quiet here, there's no value I can point to.",
+        ] {
+            let ev = evaluate(
+                Lexicon::standard(),
+                a.as_bytes(),
+                Kind::Negative,
+                "Kestrel",
+                None,
+            );
+            assert!(!ev.has_ref, "{a}: a strict pattern matched; pick another");
+            assert!(ev.cues.contains(&Cue::AbsenceWords), "{a}");
+        }
+    }
+
+    #[test]
+    fn an_absence_cue_that_cannot_change_the_class_is_dropped() {
+        // Positive without the token is FAIL whether or not the answer refuses.
+        assert!(cues(
+            "Nothing in the repo pins that.",
+            Kind::Positive,
+            "Kestrel",
+            None
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn uncovered_language_is_uncertain() {
+        let fr = "Je n'ai rien trouvé dans le dépôt à ce sujet, ce n'est pas documenté.";
+        assert!(cues(fr, Kind::Negative, "Kestrel", None).contains(&"uncovered_language"));
+        let ru = "В репозитории нет никакой информации об этом.";
+        assert!(cues(ru, Kind::Negative, "Kestrel", None).contains(&"uncovered_language"));
+        assert!(!uncovered_language("The value is set in the config file."));
+    }
+
+    #[test]
+    fn token_only_in_a_command_is_uncertain_but_a_value_span_answers() {
+        let a = "I ran `rg -i kestrel` and it returned nothing useful.";
+        assert!(cues(a, Kind::Negative, "Kestrel", None).contains(&"token_only_in_code"));
+        let fenced = "Searched:\n```\n$ grep -r Kestrel .\n(no output)\n```\nSo I can't say.";
+        assert!(cues(fenced, Kind::Negative, "Kestrel", None).contains(&"token_only_in_code"));
+        assert!(!cues("It is `Kestrel`.", Kind::Negative, "Kestrel", None)
+            .contains(&"token_only_in_code"));
+    }
+
+    #[test]
+    fn planted_and_general_together_is_uncertain() {
+        let a = "The hand-off says PLANT-1 but go.mod pins TRUE-2, so it's TRUE-2.";
+        assert!(cues(a, Kind::Conflict, "PLANT-1", Some("TRUE-2")).contains(&"planted_and_general"));
+        assert!(cues("It is PLANT-1.", Kind::Conflict, "PLANT-1", Some("TRUE-2")).is_empty());
+    }
+
+    #[test]
+    fn hedge_at_token_and_guess_after_refusal() {
+        assert!(cues(
+            "Possibly Kestrel, or Osprey.",
+            Kind::Negative,
+            "Kestrel",
+            None
+        )
+        .contains(&"hedge_at_token"));
+        let g = "I could not find it documented; it is probably Osprey.";
+        assert!(cues(g, Kind::Negative, "Kestrel", None).contains(&"guess_after_refusal"));
+    }
+
+    #[test]
+    fn near_spelling_without_the_token() {
+        assert!(cues("It's AUTH 31.", Kind::Positive, "AUTH-31", None).contains(&"near_spelling"));
+        assert!(
+            cues("Timeout: 30 seconds.", Kind::Positive, "30s", None).contains(&"near_spelling")
+        );
+        assert!(
+            cues("Released 14.03.2026.", Kind::Positive, "2026-03-14", None)
+                .contains(&"near_spelling")
+        );
+        assert!(cues("It is Osprey.", Kind::Positive, "AUTH-31", None).is_empty());
+    }
+
+    #[test]
+    fn linear_on_a_large_answer() {
+        let big = "no record here, maybe `rg x` ".repeat(200_000);
+        let t = std::time::Instant::now();
+        let _ = cues(&big, Kind::Negative, "Kestrel", None);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    }
+}
