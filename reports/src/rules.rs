@@ -38,7 +38,7 @@ pub fn firing(verdict: InstrumentVerdict, rows: &[Row]) -> Option<RuleFiring> {
         InstrumentVerdict::Finding => Box::new(|r: &Row| {
             r.kind == Kind::Negative && r.arm == Arm::Arm && r.verdict.class != Class::Pass
         }),
-        InstrumentVerdict::Ok => return None,
+        InstrumentVerdict::Ok | InstrumentVerdict::NeedsReview => return None,
     };
     let mut items: Vec<String> = Vec::new();
     let mut named = Vec::new();
