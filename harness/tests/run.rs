@@ -807,7 +807,8 @@ fn ctrl_c_stops_sandboxed_agents_too() {
     let f = Fixture::with_rows(rows);
     // A sleep length no other test uses, so /proc tells this test's stragglers apart.
     let secs = (30_000 + std::process::id() % 10_000).to_string();
-    let spec = agent("stall.sh", &[&f.state, Path::new(&secs)]);
+    let reader = agents_dir().join("sealreader.sh");
+    let spec = agent("stall.sh", &[&f.state, Path::new(&secs), &reader]);
     let flags = [
         "--agent",
         spec.as_str(),

@@ -40,7 +40,7 @@ impl UserDirs {
         c.env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", &self.config)
             .env("XDG_STATE_HOME", &self.state)
-            .env("PATH", "/usr/bin:/bin");
+            .env("PATH", hermetic_path());
     }
 
     /// Writes the user's harness.toml (in the config folder).
