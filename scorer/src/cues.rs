@@ -166,9 +166,7 @@ fn refusal_names_token(s: &Strict<'_>) -> bool {
     if end > sp.len() || !sp.is_char_boundary(start) || !sp.is_char_boundary(end) {
         return false;
     }
-    let from = sp[..start]
-        .rfind(['\n', '.', '!', '?', '。', '！', '？'])
-        .map_or(0, |i| i + 1);
+    let from = after_last(&sp[..start], &['\n', '.', '!', '?', '。', '！', '？']).unwrap_or(0);
     let mut to = sp[end..]
         .find(['\n', '.', '!', '?', '。', '！', '？'])
         .map_or(sp.len(), |i| end + i);
@@ -264,10 +262,22 @@ fn window_start(text: &str, at: usize) -> usize {
         start += 1;
     }
     // Cut at the last sentence end or line break before the token.
-    match text[start..at].rfind(['\n', '.', '!', '?', '。', '！', '？', ';']) {
-        Some(i) => start + i + 1,
+    match after_last(
+        &text[start..at],
+        &['\n', '.', '!', '?', '。', '！', '？', ';'],
+    ) {
+        Some(i) => start + i,
         None => start,
     }
+}
+
+/// The byte just past the last of `stops` in `text`: past the whole character, so a
+/// three-byte `。` never leaves an index inside it.
+fn after_last(text: &str, stops: &[char]) -> Option<usize> {
+    text.char_indices()
+        .rev()
+        .find(|(_, c)| stops.contains(c))
+        .map(|(i, c)| i + c.len_utf8())
 }
 
 fn window_end(text: &str, from: usize) -> usize {
@@ -674,6 +684,34 @@ pub fn spoken(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_width_stop_before_a_refusal_or_a_token_is_stepped_over_whole() {
+        // From a blind-corpus row that panicked: "。" is three bytes, and stepping one byte
+        // past it sliced inside it.
+        let answer = "\n\n\n没有输出。最后发布的版本在仓库里无法确定。";
+        for kind in [Kind::Positive, Kind::Negative, Kind::Conflict] {
+            let _ = crate::classify::evaluate(
+                crate::lexicon::Lexicon::standard(),
+                answer.as_bytes(),
+                kind,
+                "v3.2.0",
+                Some("v3.1.0"),
+            );
+        }
+        let answer = "版本是 v3.2.0。我在仓库里找不到记录，但是交接文档写着 v3.2.0。";
+        for kind in [Kind::Positive, Kind::Negative, Kind::Conflict] {
+            let _ = crate::classify::evaluate(
+                crate::lexicon::Lexicon::standard(),
+                answer.as_bytes(),
+                kind,
+                "v3.2.0",
+                Some("v3.1.0"),
+            );
+        }
+        assert_eq!(after_last("a。b", &['。']), Some(4));
+        assert_eq!(after_last("ab", &['。']), None);
+    }
     use crate::classify::evaluate;
     use crate::lexicon::Lexicon;
 
