@@ -344,6 +344,7 @@ struct SessionService {
     abstract_name: String,
     accepted: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl SessionService {
@@ -353,16 +354,24 @@ impl SessionService {
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
         use std::sync::Arc;
         let path = dir.join("bus");
-        let abstract_name = format!("harness-test-session-{}", std::process::id());
+        // Unique per service: the previous mode's listener thread may still hold its name
+        // for a few milliseconds after the drop (CI once failed with EADDRINUSE here).
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let abstract_name = format!(
+            "harness-test-session-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
         let by_path = UnixListener::bind(&path).unwrap();
         let addr = SocketAddr::from_abstract_name(abstract_name.as_bytes()).unwrap();
         let by_name = UnixListener::bind_addr(&addr).unwrap();
         let accepted = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
+        let mut threads = Vec::new();
         for l in [by_path, by_name] {
             l.set_nonblocking(true).unwrap();
             let (accepted, stop) = (accepted.clone(), stop.clone());
-            std::thread::spawn(move || {
+            threads.push(std::thread::spawn(move || {
                 while !stop.load(Ordering::SeqCst) {
                     match l.accept() {
                         Ok(_) => {
@@ -371,13 +380,14 @@ impl SessionService {
                         Err(_) => std::thread::sleep(std::time::Duration::from_millis(5)),
                     }
                 }
-            });
+            }));
         }
         SessionService {
             path,
             abstract_name,
             accepted,
             stop,
+            threads,
         }
     }
 
@@ -391,6 +401,9 @@ impl SessionService {
 impl Drop for SessionService {
     fn drop(&mut self) {
         self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
     }
 }
 
