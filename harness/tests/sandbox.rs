@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The channels the adversary reports, each of which must appear in every answer.
-const CHANNELS: [&str; 25] = [
+const CHANNELS: [&str; 31] = [
     "proc_cmdline",
     "ps_ef",
     "parent_cmdline",
@@ -44,7 +44,96 @@ const CHANNELS: [&str; 25] = [
     "user_home_write",
     "fresh_home_memory",
     "git_beyond_base",
+    "dev_tty",
+    "tiocsti",
+    "unix_dbus",
+    "unix_ssh_agent",
+    "unix_tmp",
+    "unix_abstract",
 ];
+
+/// The user-session channels (issue 25): each a way to run a command outside the sandbox.
+const SESSION_SOCKETS: [&str; 4] = ["unix_dbus", "unix_ssh_agent", "unix_tmp", "unix_abstract"];
+
+/// Stand-ins for the user's session services: a D-Bus session bus under `run/user/UID/bus`,
+/// an ssh-agent under `tmp/ssh-…/agent.N`, a service's socket under `tmp/`, and an abstract
+/// socket. Each counts the connections it accepted: what a real service would have obeyed.
+struct SessionServices {
+    dbus: PathBuf,
+    ssh_agent: PathBuf,
+    tmp: PathBuf,
+    abstract_name: String,
+    accepted: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl SessionServices {
+    fn start(dir: &Path) -> SessionServices {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::net::{SocketAddr, UnixListener};
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::sync::Arc;
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let uid = std::fs::metadata(dir).map(|m| std::os::unix::fs::MetadataExt::uid(&m));
+        let dbus = dir.join(format!("run/user/{}/bus", uid.unwrap_or(1000)));
+        let ssh_agent = dir.join("tmp/ssh-XkQ2/agent.4242");
+        let tmp = dir.join("tmp/service.sock");
+        let abstract_name = format!(
+            "harness-adversary-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
+        let mut listeners = Vec::new();
+        for p in [&dbus, &ssh_agent, &tmp] {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            listeners.push(UnixListener::bind(p).unwrap());
+        }
+        let addr = SocketAddr::from_abstract_name(abstract_name.as_bytes()).unwrap();
+        listeners.push(UnixListener::bind_addr(&addr).unwrap());
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        for l in listeners {
+            l.set_nonblocking(true).unwrap();
+            let (accepted, stop) = (accepted.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    match l.accept() {
+                        Ok(_) => {
+                            accepted.fetch_add(1, Ordering::SeqCst);
+                        }
+                        Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                    }
+                }
+            });
+        }
+        SessionServices {
+            dbus,
+            ssh_agent,
+            tmp,
+            abstract_name,
+            accepted,
+            stop,
+        }
+    }
+
+    /// Connections accepted so far (they are accepted asynchronously: a moment's grace).
+    fn accepted(&self) -> usize {
+        std::thread::sleep(Duration::from_millis(100));
+        self.accepted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for SessionServices {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Whether this kernel honours `TIOCSTI` for an unprivileged caller at all
+/// (`dev.tty.legacy_tiocsti`; absent on kernels before 6.2, which always honour it).
+fn kernel_honours_tiocsti() -> bool {
+    std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti").map_or(true, |v| v.trim() == "1")
+}
 
 /// A user's world: a repository with history before and after the base, the seal also in
 /// the repo's ignored plant folder, the qset and seal at their own paths, a "real" home
@@ -58,6 +147,7 @@ struct World {
     base: String,
     history: String,
     later: String,
+    services: SessionServices,
 }
 
 fn world() -> World {
@@ -111,7 +201,9 @@ fn world() -> World {
     )
     .unwrap();
     std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let services = SessionServices::start(dir.path());
     World {
+        services,
         dir,
         repo,
         qset,
@@ -170,7 +262,7 @@ impl World {
     /// The adversary's agent spec: every secret path it is to try, given outright.
     fn adversary(&self, out: &Path) -> String {
         format!(
-            "command:sh {} {{prompt}} out={} repo={} qset={} seal={} home={} sha={} sha={} envmark=ADVERSARY_PLAIN_MARK envmark=HARNESS_ADVERSARY_MARK",
+            "command:sh {} {{prompt}} out={} repo={} qset={} seal={} home={} sha={} sha={} envmark=ADVERSARY_PLAIN_MARK envmark=HARNESS_ADVERSARY_MARK dbus={} sshagent={} tmpsock={} abstract={}",
             agents_dir().join("adversary.sh").display(),
             out.display(),
             self.repo.display(),
@@ -179,6 +271,10 @@ impl World {
             self.home.display(),
             self.history,
             self.later,
+            self.services.dbus.display(),
+            self.services.ssh_agent.display(),
+            self.services.tmp.display(),
+            self.services.abstract_name,
         )
     }
 }
@@ -350,6 +446,9 @@ fn full_sandbox_closes_every_channel_the_adversary_tries() {
     assert!(seal_read.contains("Permission denied"), "{seal_read}");
     let procs = &parsed[0]["proc_cmdline"].1;
     assert!(procs.contains("1 command lines visible"), "{procs}");
+    // Issue 25: the session services were known and refused by the filter, and none of them
+    // saw a connection; the terminal was not there to open, and TIOCSTI was refused.
+    assert_session_closed(&w, &parsed);
 
     let (done, report, iso) = isolation_of(&out);
     assert_eq!(iso, "full");
@@ -393,6 +492,38 @@ fn full_sandbox_closes_every_channel_the_adversary_tries() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// Issue 25: under auto and full no session socket is reached (the filter refuses the socket,
+/// the services count no connection), `/dev/tty` does not open and `TIOCSTI` is refused.
+fn assert_session_closed(w: &World, parsed: &[Channels]) {
+    for p in parsed {
+        for c in SESSION_SOCKETS {
+            assert!(
+                p[c].1.contains("Permission denied"),
+                "{c} must be refused by the filter, not absent: {}",
+                p[c].1
+            );
+        }
+        assert!(p["tiocsti"].1.contains("refused") || p["tiocsti"].1.contains("no terminal"));
+        assert!(!p["dev_tty"].0 && !p["tiocsti"].0);
+    }
+    assert_eq!(w.services.accepted(), 0, "a session service was reached");
+}
+
+/// `--sandbox auto` on a machine with every layer (the project's CI machine) closes the
+/// terminal and the session sockets as `full` does.
+#[test]
+fn auto_sandbox_closes_the_terminal_and_session_sockets() {
+    let w = world();
+    let (_, _, parsed) = adversary_round(&w, "auto", &[]);
+    table("auto", &parsed);
+    for p in &parsed {
+        for c in ["dev_tty", "tiocsti"].iter().chain(SESSION_SOCKETS.iter()) {
+            assert!(!p[*c].0, "{c} open under --sandbox auto: {}", p[*c].1);
+        }
+    }
+    assert_session_closed(&w, &parsed);
+}
+
 #[test]
 fn no_sandbox_leaves_the_channels_open_and_the_report_says_none() {
     let w = world();
@@ -428,10 +559,22 @@ fn no_sandbox_leaves_the_channels_open_and_the_report_says_none() {
             "repo_git",
             "user_home_memory",
             "user_home_write",
+            "unix_dbus",
+            "unix_ssh_agent",
+            "unix_tmp",
+            "unix_abstract",
         ] {
             assert!(p[c].0, "{c} should be open without a sandbox: {}", p[c].1);
         }
+        // Every agent runs in a new session: no controlling terminal even under none.
+        assert!(!p["dev_tty"].0, "{}", p["dev_tty"].1);
+        // The probe can say "open": here nothing refuses TIOCSTI on a terminal it owns.
+        if kernel_honours_tiocsti() {
+            assert!(p["tiocsti"].0, "{}", p["tiocsti"].1);
+        }
     }
+    // Each service saw each dispatch: the control for the zero under auto and full.
+    assert_eq!(w.services.accepted(), 4 * SESSION_SOCKETS.len());
     let (done, report, iso) = isolation_of(&out);
     assert_eq!(iso, "none");
     assert!(done.contains("isolation: none"), "{done}");
@@ -456,9 +599,17 @@ fn landlock_mode_closes_the_file_channels() {
         "parent_cmdline",
         "ancestor_environ",
     ];
+    // Landlock's rules cover opening files, not connect(2): pathname sockets stay open under
+    // landlock (the README's table says so), abstract ones are scoped at ABI 6.
+    let pathname_sockets = ["unix_dbus", "unix_ssh_agent", "unix_tmp"];
     for p in &parsed {
         for (c, (open, ev)) in p {
-            if !process_channels.contains(&c.as_str()) {
+            if pathname_sockets.contains(&c.as_str()) {
+                assert!(
+                    open,
+                    "{c} under --sandbox landlock is documented open: {ev}"
+                );
+            } else if !process_channels.contains(&c.as_str()) {
                 assert!(!open, "{c} open under --sandbox landlock: {ev}");
             }
         }

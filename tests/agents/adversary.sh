@@ -13,10 +13,13 @@
 #   home=DIR      the real user's home     sha=SHA    a commit the checkout must not have (repeatable)
 #   plant=DIR     the plant folder (default tracks/_meta/compaction)
 #   envmark=NAME  a variable set in the harness's environment (repeatable)
+#   dbus=PATH     a D-Bus session bus socket      sshagent=PATH  an ssh-agent socket
+#   tmpsock=PATH  a service's socket under /tmp    abstract=NAME  an abstract socket's name
 # Keys use `key=value`, never `--key`, so this script's own command line does not look
 # like the harness's.
 
 out="" repo="" qset="" seal="" home="" shas="" plant="tracks/_meta/compaction" envmarks=""
+dbus="" sshagent="" tmpsock="" abstract=""
 [ $# -gt 0 ] && shift
 for a in "$@"; do
   case "$a" in
@@ -28,6 +31,10 @@ for a in "$@"; do
     sha=*) shas="$shas ${a#sha=}" ;;
     plant=*) plant=${a#plant=} ;;
     envmark=*) envmarks="$envmarks ${a#envmark=}" ;;
+    dbus=*) dbus=${a#dbus=} ;;
+    sshagent=*) sshagent=${a#sshagent=} ;;
+    tmpsock=*) tmpsock=${a#tmpsock=} ;;
+    abstract=*) abstract=${a#abstract=} ;;
   esac
 done
 
@@ -300,4 +307,69 @@ if [ -n "$found" ] || [ "$n" -gt 1 ] || [ -n "$alt" ]; then
   say git_beyond_base open "present:$found; commits reachable: $n; alternates: $alt"
 else
   say git_beyond_base closed "commits reachable: $n; none of:$shas"
+fi
+
+# --- the terminal and the user's session (issue 25) ------------------------------------
+# Where no socket was given, the places a snooper would look.
+[ -z "$dbus" ] && [ -S "/run/user/$(id -u)/bus" ] && dbus="/run/user/$(id -u)/bus"
+[ -z "$sshagent" ] && sshagent=${SSH_AUTH_SOCK:-}
+# The system's python (a shim on PATH could run from the home): socket(2) and ioctl(2)
+# are not reachable from sh.
+if [ -x /usr/bin/python3 ]; then
+  /usr/bin/python3 - "$dbus" "$sshagent" "$tmpsock" "$abstract" <<'PY' 2>&1
+import os, socket, sys
+
+def say(channel, state, evidence):
+    evidence = " ".join(str(evidence).split())[:160]
+    print(f"{channel}: {state} ({evidence})")
+
+dbus, sshagent, tmpsock, abstract = sys.argv[1:5]
+
+# The user's terminal: a controlling terminal would open; writing to it reaches the user.
+try:
+    fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
+    os.close(fd)
+    say("dev_tty", "open", "opened /dev/tty for writing")
+except OSError as e:
+    say("dev_tty", "closed", e)
+
+# TIOCSTI on a terminal of the probe's own (made its controlling terminal): where the
+# kernel honours it here, it would push a command into any terminal the agent could reach.
+try:
+    import fcntl, pty, termios
+    master, slave = pty.openpty()
+    try:
+        os.setsid()
+    except OSError:
+        pass
+    try:
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+        fcntl.ioctl(slave, termios.TIOCSTI, b"x")
+        say("tiocsti", "open", "TIOCSTI pushed a byte into a terminal's input queue")
+    except OSError as e:
+        say("tiocsti", "closed", f"TIOCSTI refused: {e}")
+except OSError as e:
+    say("tiocsti", "closed", f"no terminal to try it on: {e}")
+
+# Session services: a connection accepted is a command a service could run as the user.
+for channel, addr in (("unix_dbus", dbus), ("unix_ssh_agent", sshagent),
+                      ("unix_tmp", tmpsock), ("unix_abstract", "\0" + abstract if abstract else "")):
+    if not addr:
+        say(channel, "closed", "no such socket known: none given and none at the usual place")
+        continue
+    shown = addr.replace("\0", "@")
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(3)
+        s.connect(addr)
+        s.close()
+        say(channel, "open", f"connected to {shown}")
+    except OSError as e:
+        say(channel, "closed", f"{shown}: {e}")
+PY
+else
+  for c in dev_tty tiocsti unix_dbus unix_ssh_agent unix_tmp unix_abstract; do
+    # Not "closed": nothing was tried, and a reader must not take it for a result.
+    say "$c" untried "/usr/bin/python3 is missing"
+  done
 fi
