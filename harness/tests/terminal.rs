@@ -9,15 +9,16 @@ mod common;
 use common::*;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Runs one round in a fresh tmux server's pane; returns (the pane's text, marker created).
-fn round_in_a_pane(dir: &Path, mode: &str, sha: &str) -> (String, bool) {
+/// Runs one round in a fresh tmux server's pane, started in the test's own environment (the
+/// pane's shell and the round inherit it); returns (the pane's text, marker created).
+fn round_in_a_pane(env: &TestEnv, dir: &Path, mode: &str, sha: &str) -> (String, bool) {
     let sock = dir.join(format!("tmux-{mode}.sock"));
     let marker = dir.join(format!("injected-{mode}"));
     let tmux = |args: &[&str]| {
-        Command::new("tmux")
+        env.command("tmux")
+            .env("TERM", "xterm")
             .arg("-S")
             .arg(&sock)
             .args(["-f", "/dev/null"])
@@ -37,9 +38,8 @@ fn round_in_a_pane(dir: &Path, mode: &str, sha: &str) -> (String, bool) {
         marker.display()
     );
     let line = format!(
-        "cd {} && NO_COLOR=1 HOME={} {} run --qset q.tsv --seal seal.md --repo repo --base-sha {sha} --agent '{agent}' --out out-{mode} --reps 1 --sandbox {mode} --no-preflight --quiet; echo ROUND-ENDED-$?",
+        "cd {} && {} run --qset q.tsv --seal seal.md --repo repo --base-sha {sha} --agent '{agent}' --out out-{mode} --reps 1 --sandbox {mode} --no-preflight --quiet; echo ROUND-ENDED-$?",
         dir.display(),
-        dir.join("home").display(),
         env!("CARGO_BIN_EXE_harness"),
     );
     tmux(&["send-keys", &line, "Enter"]);
@@ -80,6 +80,7 @@ fn round_in_a_pane(dir: &Path, mode: &str, sha: &str) -> (String, bool) {
 
 #[test]
 fn an_agent_under_auto_and_full_reaches_neither_the_shell_nor_the_terminal() {
+    let env = TestEnv::new();
     let dir = tempfile::tempdir().unwrap();
     let sha = make_repo(&dir.path().join("repo"), &[("README.md", b"A project.\n")]);
     let t = tok("ptya");
@@ -92,9 +93,8 @@ fn an_agent_under_auto_and_full_reaches_neither_the_shell_nor_the_terminal() {
         &dir.path().join("q.tsv"),
         &[["Q1", "positive", "What is the codename?", &t]],
     );
-    std::fs::create_dir_all(dir.path().join("home")).unwrap();
     for mode in ["auto", "full"] {
-        let (pane, injected) = round_in_a_pane(dir.path(), mode, &sha);
+        let (pane, injected) = round_in_a_pane(&env, dir.path(), mode, &sha);
         assert!(
             !injected,
             "{mode}: the pushed command ran in the user's shell:\n{pane}"
@@ -109,7 +109,7 @@ fn an_agent_under_auto_and_full_reaches_neither_the_shell_nor_the_terminal() {
             "{mode}: refused by the sandbox:\n{pane}"
         );
     }
-    let (pane, injected) = round_in_a_pane(dir.path(), "none", &sha);
+    let (pane, injected) = round_in_a_pane(&env, dir.path(), "none", &sha);
     let screen = pane.split("--- attacker ---").next().unwrap_or_default();
     assert!(
         screen.contains("FORGED-VERDICT"),
