@@ -49,22 +49,8 @@ cargo build -q --release --locked -p runners --example template_bench --manifest
 HARNESS=$HERE/target/release/harness
 TEMPLATE_BENCH=$HERE/target/release/examples/template_bench
 
-token() { printf 'qq%s%sbench%s' "$1" "$RANDOM" "$$"; }
-make_inputs() { # $1 = questions, $2 = folder
-  local dir=$2 i t
-  mkdir -p "$dir"
-  printf 'qid\tkind\tquestion\ttoken\n' > "$dir/questions.tsv"
-  printf '# hand-off\n' > "$dir/handoff.md"
-  for i in $(seq 1 "$1"); do
-    t=$(token "$i")
-    printf 'B%03d\tpositive\tWhat is value number %d?\t%s\n' "$i" "$i" "$t" >> "$dir/questions.tsv"
-    printf 'value %d: %s\n' "$i" "$t" >> "$dir/handoff.md"
-  done
-}
-now() { date +%s.%N; }
-ms() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f\n", (e - s) * 1000 }'; }
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit } printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+# shellcheck source=benches/common.sh
+. "$HERE/benches/common.sh"
 
 # One harness round under sandbox $1; appends its per-dispatch intervals (ms) to $2; the
 # round's checkout method to $3; with $4, runs that harness binary instead of this tree's.
@@ -122,12 +108,7 @@ TEMPLATE_RUNS=${TEMPLATE_RUNS-3}
 ROWS=$WORK/rows
 : > "$ROWS"
 for FILES in ${SIZES//,/ }; do
-  REPO=$WORK/repo$FILES
-  gen_tree "$REPO" "$FILES" "$PER" "$WORK"
-  PLAIN=$WORK/plain$FILES
-  mkdir "$PLAIN" && git -C "$REPO" archive HEAD | tar -x -C "$PLAIN"
-  mb=$(du -sm "$PLAIN" | cut -f1)
-  n=$(git -C "$REPO" ls-files | wc -l)
+  prepare_tree "$FILES"
 
   t_ours=nan t_arch=nan
   if [ "$TEMPLATE_RUNS" -gt 0 ]; then

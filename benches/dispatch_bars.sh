@@ -34,22 +34,8 @@ echo "building harness (release) ..." >&2
 cargo build -q --release --locked -p harness --manifest-path "$HERE/Cargo.toml"
 HARNESS=${CARGO_TARGET_DIR:-$HERE/target}/release/harness
 
-token() { printf 'qq%s%sbars%s' "$1" "$RANDOM" "$$"; }
-make_inputs() { # $1 = questions, $2 = folder
-  local dir=$2 i t
-  mkdir -p "$dir"
-  printf 'qid\tkind\tquestion\ttoken\n' > "$dir/questions.tsv"
-  printf '# hand-off\n' > "$dir/handoff.md"
-  for i in $(seq 1 "$1"); do
-    t=$(token "$i")
-    printf 'B%03d\tpositive\tWhat is value number %d?\t%s\n' "$i" "$i" "$t" >> "$dir/questions.tsv"
-    printf 'value %d: %s\n' "$i" "$t" >> "$dir/handoff.md"
-  done
-}
-now() { date +%s.%N; }
-ms() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f\n", (e - s) * 1000 }'; }
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit } printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^-?[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+# shellcheck source=benches/common.sh
+. "$HERE/benches/common.sh"
 
 # One whole round of $1 questions; appends its wall time (ms) to $2; with $3, appends the
 # round's phase medians (ms, `phase=ms` words) to that file.
@@ -85,12 +71,7 @@ PY
 ROWS=$WORK/rows
 : > "$ROWS"
 for FILES in ${SIZES//,/ }; do
-  REPO=$WORK/repo$FILES
-  gen_tree "$REPO" "$FILES" "$PER" "$WORK"
-  PLAIN=$WORK/plain$FILES
-  mkdir "$PLAIN" && git -C "$REPO" archive HEAD | tar -x -C "$PLAIN"
-  mb=$(du -sm "$PLAIN" | cut -f1)
-  n=$(git -C "$REPO" ls-files | wc -l)
+  prepare_tree "$FILES"
   S=$WORK/s$FILES
   mkdir -p "$S"
   : > "$S/small"; : > "$S/big"; : > "$S/cp"; : > "$S/per"; : > "$S/phases"

@@ -34,22 +34,8 @@ REPO=$WORK/repo
 . "$HERE/benches/gen_tree.sh"
 gen_tree "$REPO" "$FILES" "$PER" "$WORK"
 
-# Tokens: letters and digits that base64 text is unlikely to hold as a whole word; the
-# start gate checks they are absent from the corpus anyway.
-token() { printf 'qq%s%sbench%s' "$1" "$RANDOM" "$$"; }
-make_inputs() { # $1 = questions, $2 = folder
-  local dir=$2
-  mkdir -p "$dir"
-  printf 'qid\tkind\tquestion\ttoken\n' > "$dir/questions.tsv"
-  printf '# hand-off\n' > "$dir/handoff.md"
-  for i in $(seq 1 "$1"); do
-    t=$(token "$i")
-    printf 'B%03d\tpositive\tWhat is value number %d?\t%s\n' "$i" "$i" "$t" >> "$dir/questions.tsv"
-    printf 'value %d: %s\n' "$i" "$t" >> "$dir/handoff.md"
-  done
-}
-
-now() { date +%s.%N; }
+# shellcheck source=benches/common.sh
+. "$HERE/benches/common.sh"
 
 # Rounds: per-dispatch intervals (ms) between consecutive `.prompt` mtimes, one per line.
 run_round() { # $1 = round number
@@ -94,10 +80,9 @@ done
 
 stats() { sort -n "$1" | awk '{ v[NR] = $1; s += $1 } END { printf "n=%d mean=%.1f median=%.1f min=%.1f max=%.1f", NR, s / NR, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'; }
 mean() { awk '{ s += $1 } END { printf "%.3f", s / NR }' "$1"; }
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 printf 'files=%d bytes_per_file=%d rounds=%d dispatches_per_round=%d\n' "$FILES" "$PER" "$R" "$K"
 printf 'harness_per_dispatch_ms: %s\n' "$(stats "$WORK/ours.ms")"
 printf 'clone_cp_per_dispatch_ms: %s\n' "$(stats "$WORK/clone.ms")"
 printf 'ratio_harness_over_clone_mean=%.3f\n' "$(echo "$(mean "$WORK/ours.ms") / $(mean "$WORK/clone.ms")" | bc -l)"
-printf 'ratio_harness_over_clone_median=%.3f\n' "$(echo "$(median "$WORK/ours.ms") / $(median "$WORK/clone.ms")" | bc -l)"
+printf 'ratio_harness_over_clone_median=%s\n' "$(ratio "$(median "$WORK/ours.ms")" "$(median "$WORK/clone.ms")")"
