@@ -239,8 +239,9 @@ pub fn load_plan(out: &Path) -> Result<Plan> {
     Ok(plan)
 }
 
-/// The labelmap lives beside the out-dir, never inside it, and is written only after every
-/// dispatch has ended: a file that does not exist while agents run cannot be read by one.
+/// Where rounds from before the journal kept their labelmap: beside the out-dir. No round
+/// writes one now (labels live in `<out>/journal/plan.json` for every executor, so a round
+/// whose out-dir is a volume with a read-only parent finishes); rescore still reads old ones.
 pub fn labelmap_path(out: &Path) -> PathBuf {
     let name = out
         .file_name()
@@ -278,18 +279,6 @@ pub fn read_labelmap(path: &Path) -> Result<BTreeMap<(String, Arm), Label>> {
         map.insert((parts[1].to_string(), arm), label);
     }
     Ok(map)
-}
-
-/// Writes the labelmap of a plan: one line per (question, arm).
-pub fn write_labelmap(path: &Path, plan: &[Dispatch]) -> Result<()> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut text = String::new();
-    for d in plan {
-        if seen.insert((d.qid.clone(), d.arm)) {
-            text.push_str(&format!("{}|{}|{}\n", d.label.as_str(), d.qid, d.arm));
-        }
-    }
-    write_atomic(path, text.as_bytes())
 }
 
 /// sha256 of bytes, lowercase hex.

@@ -171,8 +171,6 @@ pub fn collect_cmd(out: &Path, show: Show) -> Result<Exit> {
     // Held until the round is scored: a unit that starts now refuses instead of finishing
     // unscored beside a `complete: yes`.
     let units = journal::no_unit_runs(&out, "collect")?;
-    let labelmap = journal::labelmap_path(&plan.out);
-    journal::write_labelmap(&labelmap, &plan.dispatches)?;
     list_missing(&plan, show);
     collect::collect(&out, show, &units)
 }
@@ -265,7 +263,6 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     let ended = executor::run(&exec.spec, &slurm, &units)?;
     // Scored only once no unit runs (a requeued straggler refuses from here on).
     let _units = journal::no_unit_runs(&plan.out, "collect")?;
-    journal::write_labelmap(&journal::labelmap_path(&plan.out), &plan.dispatches)?;
     report_ended(&ended, show);
     collect::settle(&plan, &mut record);
     if ended.interrupted {

@@ -566,3 +566,93 @@ fn resume_and_collect_refuse_while_a_unit_runs_and_sweep_none_of_its_writes() {
     assert!(st.success(), "the unit itself: {st:?}");
     assert_eq!(started(&gate), 1, "unit 0's agent ran more than once");
 }
+
+// ── 6. an out-dir on a mount ───────────────────────────────────────────────────────────────
+
+/// `mount ARGS…`, or why not.
+fn mount(args: &[&std::ffi::OsStr]) -> Result<(), String> {
+    let o = std::process::Command::new("mount")
+        .args(args)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+/// Tmpfs mounts made by a test, unmounted (innermost first) when it ends.
+struct Mounts(Vec<PathBuf>);
+
+impl Drop for Mounts {
+    fn drop(&mut self) {
+        for p in self.0.iter().rev() {
+            let _ = std::process::Command::new("umount").arg(p).status();
+        }
+    }
+}
+
+#[test]
+fn a_round_whose_out_dir_is_a_volume_under_a_read_only_folder_finishes_and_a_read_only_out_dir_is_refused(
+) {
+    let r = Round::new();
+    let u = UserDirs::new(&r);
+    // `shared` (read-only) holds `vol`, a writable volume mounted at the round's folder.
+    let shared = r.dir.path().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let mut mounts = Mounts(Vec::new());
+    let tmpfs = |p: &Path, opts: &str| {
+        mount(&[
+            "-t".as_ref(),
+            "tmpfs".as_ref(),
+            "-o".as_ref(),
+            opts.as_ref(),
+            "tmpfs".as_ref(),
+            p.as_os_str(),
+        ])
+    };
+    if let Err(why) = tmpfs(&shared, "size=1m") {
+        println!("SKIPPED: cannot mount a tmpfs here (needs root): {why}");
+        return;
+    }
+    mounts.0.push(shared.clone());
+    let vol = shared.join("vol");
+    let ro = shared.join("ro");
+    std::fs::create_dir_all(&vol).unwrap();
+    std::fs::create_dir_all(&ro).unwrap();
+    tmpfs(&vol, "size=4m").unwrap();
+    mounts.0.push(vol.clone());
+    tmpfs(&ro, "size=1m,ro").unwrap();
+    mounts.0.push(ro.clone());
+    mount(&["-o".as_ref(), "remount,ro".as_ref(), shared.as_os_str()]).unwrap();
+    assert!(
+        std::fs::write(shared.join("probe"), b"").is_err(),
+        "the parent is not read-only"
+    );
+    let agent = agent("sealreader.sh");
+    let o = u
+        .cmd(&r, "plan", &vol, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    for i in 0..6 {
+        let o = on_round(&u, &["unit", "--index", &i.to_string()], &vol);
+        assert_eq!(o.status.code(), Some(0), "unit {i}: {}", shown(&o));
+    }
+    let o = on_round(&u, &["collect"], &vol);
+    assert_eq!(o.status.code(), Some(0), "collect: {}", shown(&o));
+    let done = std::fs::read_to_string(vol.join("ROUND_DONE")).unwrap();
+    assert!(done.contains("complete: yes"), "{done}");
+    // A read-only out-dir is refused at plan, by name, before any gate or unit.
+    let o = u
+        .cmd(&r, "plan", &ro, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("--out {} is not writable", ro.display())),
+        "{err}"
+    );
+}

@@ -98,6 +98,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     let (out, out_name) = resolve_out(&opts)?;
     // Usage problems are reported before the gate's table, not after it.
     crate::outdir::check_outside_repo(&out, &base.workdir)?;
+    crate::outdir::check_writable(&out)?;
     if !opts.resume && std::fs::read_dir(&out).is_ok_and(|mut rd| rd.next().is_some()) {
         if journal::dir(&out).join("lock").is_file() {
             // A running round names its pid; a finished one is simply not empty.
