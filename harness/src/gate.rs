@@ -618,8 +618,7 @@ fn plant_folder_axis(input: &GateInput<'_>, masker: &Masker) -> Axis {
         .iter()
         .filter(|e| {
             e.path == dir
-                || e
-                    .path
+                || e.path
                     .strip_prefix(dir)
                     .is_some_and(|rest| rest.starts_with('/'))
         })
@@ -628,7 +627,9 @@ fn plant_folder_axis(input: &GateInput<'_>, masker: &Masker) -> Axis {
     let (status, detail) = if inside.is_empty() {
         (
             Status::Pass,
-            vec![format!("no tracked file under {dir}/, where the seal is planted")],
+            vec![format!(
+                "no tracked file under {dir}/, where the seal is planted"
+            )],
         )
     } else {
         let mut d = vec![format!(
