@@ -295,6 +295,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     axes.push(self_containment_axis(input, &search.masker)?);
     axes.push(ledger_axis(input));
     axes.push(name_leak_axis(input));
+    axes.push(plant_folder_axis(input, &search.masker));
     Ok(GateReport {
         phase: input.phase,
         axes,
@@ -603,6 +604,46 @@ fn name_leak_axis(input: &GateInput<'_>) -> Axis {
         status,
         detail,
         exit: Some(Exit::NameLeak),
+    }
+}
+
+/// Plant folder: the repository tracks nothing inside the folder the seal is planted in (exit
+/// 5). A tracked file there (a decoy hand-off with wrong values) sits beside the seal in ARM
+/// and alone in CTRL, so both arms would read a carrier the round did not plant.
+fn plant_folder_axis(input: &GateInput<'_>, masker: &Masker) -> Axis {
+    let dir = input.plant_dir.trim_matches('/');
+    let inside: Vec<String> = input
+        .corpus
+        .entries
+        .iter()
+        .filter(|e| {
+            e.path == dir
+                || e.path
+                    .strip_prefix(dir)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .map(|e| masker.mask(&crate::text::clean_line(&e.path, 200)))
+        .collect();
+    let (status, detail) = if inside.is_empty() {
+        (
+            Status::Pass,
+            vec![format!(
+                "no tracked file under {dir}/, where the seal is planted"
+            )],
+        )
+    } else {
+        let mut d = vec![format!(
+            "{} tracked file(s) under {dir}/, where the seal is planted: both arms would read them as a hand-off; remove them from the repository or choose another --plant-dir",
+            inside.len()
+        )];
+        d.extend(inside.into_iter().map(|p| format!("tracked {p}")));
+        (Status::Fail, d)
+    };
+    Axis {
+        name: "plant-folder".into(),
+        status,
+        detail,
+        exit: Some(Exit::Contaminated),
     }
 }
 

@@ -239,8 +239,9 @@ pub fn load_plan(out: &Path) -> Result<Plan> {
     Ok(plan)
 }
 
-/// The labelmap lives beside the out-dir, never inside it, and is written only after every
-/// dispatch has ended: a file that does not exist while agents run cannot be read by one.
+/// Where rounds from before the journal kept their labelmap: beside the out-dir. No round
+/// writes one now (labels live in `<out>/journal/plan.json` for every executor, so a round
+/// whose out-dir is a volume with a read-only parent finishes); rescore still reads old ones.
 pub fn labelmap_path(out: &Path) -> PathBuf {
     let name = out
         .file_name()
@@ -278,18 +279,6 @@ pub fn read_labelmap(path: &Path) -> Result<BTreeMap<(String, Arm), Label>> {
         map.insert((parts[1].to_string(), arm), label);
     }
     Ok(map)
-}
-
-/// Writes the labelmap of a plan: one line per (question, arm).
-pub fn write_labelmap(path: &Path, plan: &[Dispatch]) -> Result<()> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut text = String::new();
-    for d in plan {
-        if seen.insert((d.qid.clone(), d.arm)) {
-            text.push_str(&format!("{}|{}|{}\n", d.label.as_str(), d.qid, d.arm));
-        }
-    }
-    write_atomic(path, text.as_bytes())
 }
 
 /// sha256 of bytes, lowercase hex.
@@ -342,8 +331,9 @@ pub fn answer_state(out: &Path, stem: &str) -> AnswerState {
     }
 }
 
-/// The name prefix of a write in progress. Only the holder of the out-dir's lock writes there, so
-/// a file with this prefix found by the next holder is the leftover of a killed write.
+/// The name prefix of a write in progress. A file with this prefix found by a holder of the
+/// round's [`UnitsLock`] taken exclusively (no unit can be writing) is the leftover of a killed
+/// write.
 pub const PARTIAL_PREFIX: &str = ".partial-";
 
 /// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a file that
@@ -369,8 +359,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Removes the leftovers of killed writes ([`PARTIAL_PREFIX`]) in the out-dir, its journal and
-/// its rescore folders. Call only while holding the out-dir's [`Lock`]. Returns how many.
-pub fn sweep_partials(out: &Path) -> usize {
+/// its rescore folders. It takes the round's [`UnitsLock`] held exclusively, so no running
+/// unit's in-flight answer can be among them. Returns how many.
+pub fn sweep_partials(out: &Path, no_unit_runs: &UnitsLock) -> usize {
+    if !no_unit_runs.exclusive {
+        return 0;
+    }
     let mut dirs = vec![out.to_path_buf(), dir(out)];
     if let Ok(rd) = std::fs::read_dir(out) {
         dirs.extend(
@@ -397,25 +391,17 @@ pub fn sweep_partials(out: &Path) -> usize {
 
 /// The out-dir's exclusive lock (`flock` on `<out>/journal/lock`, which holds the holder's
 /// pid): one writer at a time, for a round, a resume, a rescore or a report. Released when
-/// dropped or when the process dies, however it dies.
+/// dropped or when the process dies, however it dies. It says nothing about units of a
+/// distributed round (they never take it): [`UnitsLock`] does.
 #[derive(Debug)]
 pub struct Lock {
     _file: std::fs::File,
 }
 
 impl Lock {
-    /// Takes the lock or fails at once (exit 2) naming the pid that holds it. Leftovers of
-    /// killed writes are removed once it is held.
+    /// Takes the lock or fails at once (exit 2) naming the pid that holds it. Removes nothing:
+    /// leftovers are swept by [`sweep_partials`], under the [`UnitsLock`].
     pub fn acquire(out: &Path) -> Result<Lock> {
-        let lock = Lock::acquire_to_read(out)?;
-        sweep_partials(out);
-        Ok(lock)
-    }
-
-    /// Takes the lock as [`Lock::acquire`] does, for a command that only reads the round
-    /// (`harness report`): nothing is removed, since a unit of a distributed round may be
-    /// writing its answer (a `.partial-*` file) while it reads.
-    pub fn acquire_to_read(out: &Path) -> Result<Lock> {
         use std::os::fd::AsRawFd;
         let path = dir(out).join("lock");
         std::fs::create_dir_all(dir(out))
@@ -450,6 +436,166 @@ impl Lock {
         file.set_len(0)?;
         writeln!(file, "{}", std::process::id())?;
         Ok(Lock { _file: file })
+    }
+}
+
+/// Opens (creating) a lock file under the journal.
+fn open_lock_file(path: &Path) -> Result<std::fs::File> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
+}
+
+/// `flock(fd, how | LOCK_NB)`: `Ok(true)` taken, `Ok(false)` held elsewhere.
+fn try_flock(file: &std::fs::File, how: libc::c_int, path: &Path) -> Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor `file` owns; no memory is passed.
+    if unsafe { libc::flock(file.as_raw_fd(), how | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Ok(false)
+    } else {
+        Err(e).with_context(|| format!("locking {}", path.display()))
+    }
+}
+
+/// The round-level lock of a distributed round (`flock` on `<out>/journal/units.lock`): every
+/// running unit (`harness unit`) holds it shared for its whole run; whoever scores the round
+/// or runs its units itself (`collect`, the local `run` and `run --resume`, `plan --resume`)
+/// holds it exclusively. So a unit that starts while collect scores refuses instead of
+/// finishing unscored beside a `complete: yes`, and collect or a resume never starts while a
+/// unit runs (nor sweeps its in-flight files).
+#[derive(Debug)]
+pub struct UnitsLock {
+    _file: std::fs::File,
+    exclusive: bool,
+}
+
+/// Who holds a lock someone else wanted, as its holder wrote it (`collect (pid 123)`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Holder(pub String);
+
+impl UnitsLock {
+    /// `<out>/journal/units.lock`.
+    pub fn path(out: &Path) -> PathBuf {
+        dir(out).join("units.lock")
+    }
+
+    /// Taken exclusively by `role` (`collect`, `run`), or `None` while any unit holds it.
+    pub fn try_exclusive(out: &Path, role: &str) -> Result<Option<UnitsLock>> {
+        let path = UnitsLock::path(out);
+        let mut file = open_lock_file(&path)?;
+        if !try_flock(&file, libc::LOCK_EX, &path)? {
+            return Ok(None);
+        }
+        file.set_len(0)?;
+        writeln!(file, "{role} (pid {})", std::process::id())?;
+        Ok(Some(UnitsLock {
+            _file: file,
+            exclusive: true,
+        }))
+    }
+
+    /// Taken shared by a unit, or the [`Holder`] that holds it exclusively.
+    pub fn try_shared(out: &Path) -> Result<std::result::Result<UnitsLock, Holder>> {
+        let path = UnitsLock::path(out);
+        let file = open_lock_file(&path)?;
+        if try_flock(&file, libc::LOCK_SH, &path)? {
+            return Ok(Ok(UnitsLock {
+                _file: file,
+                exclusive: false,
+            }));
+        }
+        let who = std::fs::read_to_string(&path).unwrap_or_default();
+        Ok(Err(Holder(match who.trim() {
+            "" => "another harness".into(),
+            w => crate::text::clean_line(w, 80),
+        })))
+    }
+}
+
+/// An exclusive `flock` on `journal/units/<index>.lock`: held while a unit runs, so a second
+/// process for the same index (a retry racing a slow first attempt) does nothing, and
+/// `collect` or a resume can name a running unit. Released when the process ends, however it
+/// ends.
+#[derive(Debug)]
+pub struct UnitLock {
+    _file: std::fs::File,
+}
+
+impl UnitLock {
+    /// Taken, or `None` while another process runs unit `index`.
+    pub fn try_take(out: &Path, index: usize) -> Result<Option<UnitLock>> {
+        let path = dir(out).join("units").join(format!("{index}.lock"));
+        let file = open_lock_file(&path)?;
+        Ok(try_flock(&file, libc::LOCK_EX, &path)?.then_some(UnitLock { _file: file }))
+    }
+}
+
+/// The units whose lock (`journal/units/<index>.lock`) another process holds now: the units
+/// running, by index.
+pub fn running_units(out: &Path) -> Result<Vec<usize>> {
+    let mut running = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir(out).join("units")) else {
+        return Ok(running);
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(i) = name.strip_suffix(".lock").and_then(|i| i.parse().ok()) else {
+            continue;
+        };
+        if UnitLock::try_take(out, i)?.is_none() {
+            running.push(i);
+        }
+    }
+    running.sort();
+    Ok(running)
+}
+
+/// Takes the round-level [`UnitsLock`] exclusively for `role`, or refuses (exit 2) naming the
+/// units that run now (by their unit locks: `unit 3`), so nothing is scored, resumed or swept
+/// under a running unit. Also refuses when a unit holds the round lock but has not yet taken
+/// its own (the instant after it started).
+pub fn no_unit_runs(out: &Path, role: &str) -> Result<UnitsLock> {
+    let held = UnitsLock::try_exclusive(out, role)?;
+    // Checked after the round lock is held too: a unit of an older harness (no round lock)
+    // still shows by its own.
+    let running = running_units(out)?;
+    match held {
+        Some(lock) if running.is_empty() => Ok(lock),
+        _ => Err(crate::exit::Fail::new(
+            crate::exit::Exit::Usage,
+            format!(
+                "{role} refused: {} still running in {} (harness unit holds {}); {role} once every unit has ended",
+                if running.is_empty() {
+                    "a unit is".to_string()
+                } else {
+                    running
+                        .iter()
+                        .map(|i| format!("unit {i}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                        + if running.len() == 1 { " is" } else { " are" }
+                },
+                out.display(),
+                if running.is_empty() {
+                    UnitsLock::path(out).display().to_string()
+                } else {
+                    format!("{}/units/<index>.lock", dir(out).display())
+                }
+            ),
+        )
+        .into()),
     }
 }
 

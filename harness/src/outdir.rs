@@ -121,6 +121,42 @@ fn canonical_prefix(path: &Path) -> std::io::Result<PathBuf> {
     Ok(out)
 }
 
+/// Refuses (exit 2) an out-dir this process cannot write into, naming it, before the gate and
+/// before any unit: the plan, answers, records and labels are all written inside it (a
+/// shared volume mounted at the out-dir works whatever its parent allows). An out-dir that does
+/// not exist yet is checked at the nearest folder that does, where it will be created.
+pub fn check_writable(out: &Path) -> Result<()> {
+    let mut at = out;
+    while !at.exists() {
+        match at.parent() {
+            Some(p) => at = p,
+            None => break,
+        }
+    }
+    let what = if at == out {
+        format!("--out {}", out.display())
+    } else {
+        format!(
+            "--out {} cannot be created: {}",
+            out.display(),
+            at.display()
+        )
+    };
+    match tempfile::Builder::new().prefix(".harness-probe-").tempfile_in(at) {
+        Ok(probe) => {
+            let _ = probe.close();
+            Ok(())
+        }
+        Err(e) => Err(Fail::new(
+            Exit::Usage,
+            format!(
+                "{what} is not writable ({e}); the round writes its plan, answers and records inside the out-dir"
+            ),
+        )
+        .into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

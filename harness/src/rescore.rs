@@ -523,7 +523,7 @@ pub(crate) fn masked_for_terminal(out: &Path, report: &Report) -> Report {
 pub fn report(out: &Path, format: &str) -> Result<Exit> {
     require_out_dir(out)?;
     // A look at the round: it removes nothing (a running unit's in-flight write included).
-    let _lock = journal::Lock::acquire_to_read(out)?;
+    let _lock = journal::Lock::acquire(out)?;
     let done = std::fs::read_to_string(out.join("ROUND_DONE")).map_err(|_| {
         Fail::new(
             Exit::Incomplete,

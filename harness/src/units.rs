@@ -106,8 +106,24 @@ pub fn unit_cmd(out: &Path, index: usize) -> Result<Exit> {
     let out = std::path::absolute(out)?;
     let plan = journal::load_plan(&out)?;
     let stem = plan.dispatch(index)?.stem();
+    // Never while the round is being scored or run by one process: its answer would land
+    // after collect counted the round, or a resume would run this unit a second time.
+    let _round = match journal::UnitsLock::try_shared(&out)? {
+        Ok(lock) => lock,
+        Err(holder) => {
+            return Err(Fail::new(
+                Exit::Usage,
+                format!(
+                    "unit {index} not run: {} holds the round ({}); run it again once that has ended, then collect again",
+                    holder.0,
+                    journal::UnitsLock::path(&out).display()
+                ),
+            )
+            .into());
+        }
+    };
     // One process per unit at a time: a requeued task may start while the old one still ends.
-    let Some(_lock) = UnitLock::try_take(&out, index)? else {
+    let Some(_lock) = journal::UnitLock::try_take(&out, index)? else {
         eprintln!("harness: unit {index} is being run by another process; nothing to do");
         return Ok(Exit::Ok);
     };
@@ -152,19 +168,11 @@ pub fn collect_cmd(out: &Path, show: Show) -> Result<Exit> {
     let out = std::path::absolute(out)?;
     let plan = journal::load_plan(&out)?;
     plan::activate_reading(&plan.options)?;
-    for i in 0..plan.dispatches.len() {
-        if UnitLock::try_take(&out, i)?.is_none() {
-            return Err(Fail::new(
-                Exit::Usage,
-                format!("unit {i} is still running; collect once every unit has ended"),
-            )
-            .into());
-        }
-    }
-    let labelmap = journal::labelmap_path(&plan.out);
-    journal::write_labelmap(&labelmap, &plan.dispatches)?;
+    // Held until the round is scored: a unit that starts now refuses instead of finishing
+    // unscored beside a `complete: yes`.
+    let units = journal::no_unit_runs(&out, "collect")?;
     list_missing(&plan, show);
-    collect::collect(&out, show)
+    collect::collect(&out, show, &units)
 }
 
 /// Prints every unit without a kept answer, with the reason its `.err` gives or, when there is
@@ -220,8 +228,9 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     };
     let planned = plan::plan(opts)?;
     let (plan, qset, mut record) = (planned.plan, planned.qset, planned.record);
-    // The units rebuild the base themselves; this process keeps nothing of it.
-    drop((planned.corpus, planned.seal, planned.agent));
+    // The units rebuild the base themselves; this process keeps nothing of it, nor the
+    // round-level lock they take shared.
+    drop((planned.corpus, planned.seal, planned.agent, planned.units));
     let _demo = planned.demo_dirs;
     let todo = crate::round::executor::local::todo(&plan)?;
     // The preflight checks this machine's agent; the units run on others.
@@ -252,7 +261,8 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
         cancel: &cancel,
     };
     let ended = executor::run(&exec.spec, &slurm, &units)?;
-    journal::write_labelmap(&journal::labelmap_path(&plan.out), &plan.dispatches)?;
+    // Scored only once no unit runs (a requeued straggler refuses from here on).
+    let _units = journal::no_unit_runs(&plan.out, "collect")?;
     report_ended(&ended, show);
     collect::settle(&plan, &mut record);
     if ended.interrupted {
@@ -275,40 +285,5 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
 fn report_ended(ended: &Ended, show: Show) {
     for n in &ended.notes {
         show.say(&format!("executor: {}", clean_line(n, 400)));
-    }
-}
-
-/// An exclusive `flock` on `journal/units/<index>.lock`: held while a unit runs, so a second
-/// process for the same index (a retry racing a slow first attempt) does nothing, and
-/// `collect` can tell a running unit from a dead one. Released when the process ends, however
-/// it ends.
-struct UnitLock {
-    _file: std::fs::File,
-}
-
-impl UnitLock {
-    fn try_take(out: &Path, index: usize) -> Result<Option<UnitLock>> {
-        use std::os::fd::AsRawFd;
-        let dir = journal::dir(out).join("units");
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join(format!("{index}.lock"));
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("opening {}", path.display()))?;
-        // SAFETY: flock on a descriptor this function owns; no memory is passed.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            Ok(Some(UnitLock { _file: file }))
-        } else {
-            let e = std::io::Error::last_os_error();
-            if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-                Ok(None)
-            } else {
-                Err(e).with_context(|| format!("locking {}", path.display()))
-            }
-        }
     }
 }

@@ -633,3 +633,56 @@ fn a_missing_sealed_base_does_not_name_flags_the_user_never_passed() {
     assert!(out.contains("not in"), "{out}");
     assert!(!out.contains("class="), "{out}");
 }
+
+/// Commits `path` (forced past .gitignore, as a repository can) into the fixture's repository.
+fn commit_forced(f: &Fixture, path: &str, text: &str) {
+    let full = f.repo.join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(&full, text).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(std::path::Path::new(path)).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("test", "test@example.invalid").unwrap();
+    let parent = repo.head().unwrap().peel_to_commit().unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "track", &tree, &[&parent])
+        .unwrap();
+}
+
+#[test]
+fn a_tracked_file_inside_the_plant_folder_is_exit_5_naming_it() {
+    let f = fixture(&[]);
+    // Beside the plant folder, not inside it: nothing to refuse.
+    commit_forced(&f, "tracks/_meta/compaction-notes.md", "Notes.\n");
+    let a = gate(&f).code(0);
+    assert!(
+        stdout(&a).contains("plant-folder"),
+        "the axis is shown: {}",
+        stdout(&a)
+    );
+    // A decoy hand-off with wrong values where the seal is planted.
+    commit_forced(
+        &f,
+        "tracks/_meta/compaction/HANDOFF.md",
+        "The codename is Wrong-Value.\n",
+    );
+    let a = gate(&f).code(5);
+    let out = stdout(&a);
+    assert!(
+        out.contains("tracks/_meta/compaction/HANDOFF.md") && out.contains("plant-folder"),
+        "{out}"
+    );
+    no_token_printed(&a, &f);
+    // Another --plant-dir leaves the decoy an ordinary tracked file.
+    harness()
+        .args(["gate", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .args(["--plant-dir", "docs/_handoff"])
+        .assert()
+        .code(0);
+}

@@ -243,3 +243,62 @@ fn eval_reports_decided_precision_and_coverage_with_floors() {
         .code(1)
         .stderr(contains("coverage 0.500 < floor 0.600"));
 }
+
+#[test]
+fn lexicon_patterns_that_read_every_answer_or_too_many_are_refused_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |text: &str, line: usize, why: &str| {
+        let f = dir.path().join("broad.toml");
+        std::fs::write(&f, text).unwrap();
+        harness()
+            .args(["score", "--kind", "negative", "--token", "X", "--lexicon"])
+            .arg(&f)
+            .arg("-")
+            .write_stdin("x")
+            .assert()
+            .code(2)
+            .stderr(contains(format!("{}:{line}: ", f.display())))
+            .stderr(contains(why));
+    };
+    let header = "# grown after round 3\n[[refusal]]\nexample = 'I cannot say.'\n";
+    refused(&format!("{header}pattern = '^'\n"), 4, "the empty string");
+    refused(&format!("{header}pattern = 'x*'\n"), 4, "the empty string");
+    refused(
+        &format!("{header}pattern = '(?s).'\n"),
+        4,
+        "a single character",
+    );
+    refused(
+        "[[clarify]]\nexample = '알 수 없습니다'\npattern = '(?:수|없)'\n",
+        3,
+        "a single character (`수`)",
+    );
+    // Two characters at least are a phrase; they are read.
+    let f = dir.path().join("narrow.toml");
+    std::fs::write(&f, "[[refusal]]\npattern = '모름'\nexample = '모름'\n").unwrap();
+    harness()
+        .args(["score", "--kind", "negative", "--token", "X", "--lexicon"])
+        .arg(&f)
+        .arg("-")
+        .write_stdin("모름")
+        .assert()
+        .success();
+    // A file over the pattern limit is refused before anything compiles.
+    let mut many = String::new();
+    for i in 0..501 {
+        many.push_str(&format!(
+            "[[refusal]]\npattern = 'no record {i:04}'\nexample = 'no record {i:04}'\n"
+        ));
+    }
+    let f = dir.path().join("many.toml");
+    std::fs::write(&f, many).unwrap();
+    harness()
+        .args(["score", "--kind", "negative", "--token", "X", "--lexicon"])
+        .arg(&f)
+        .arg("-")
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(contains(format!("{}: 501 patterns", f.display())))
+        .stderr(contains("at most 500"));
+}

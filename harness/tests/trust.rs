@@ -412,3 +412,247 @@ fn report_deletes_nothing_in_a_round_it_only_reads() {
     assert_ne!(o.status.code(), Some(0), "no ROUND_DONE yet: {}", shown(&o));
     assert!(inflight.exists(), "report removed a unit's in-flight write");
 }
+
+/// `harness <args…> --out OUT` under the user's folders, its output.
+fn on_round(u: &UserDirs, args: &[&str], out: &Path) -> std::process::Output {
+    let mut c = harness();
+    c.args(args).arg("--out").arg(out);
+    u.apply(&mut c);
+    c.output().unwrap()
+}
+
+/// `<out>/journal/units.lock`, opened for this test process to hold as collect or a unit does.
+fn round_lock(out: &Path) -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(out.join("journal/units.lock"))
+        .unwrap()
+}
+
+#[test]
+fn a_unit_that_starts_while_collect_scores_refuses_and_collect_waits_for_a_starting_unit() {
+    let r = Round::new();
+    let u = UserDirs::new(&r);
+    let out = r.out("latecomer");
+    let agent = agent("sealreader.sh");
+    let o = u
+        .cmd(&r, "plan", &out, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    // Another process (this test) scores the round: the round lock is held exclusively.
+    {
+        let mut held = round_lock(&out);
+        held.lock().unwrap();
+        std::io::Write::write_all(&mut held, b"collect (pid 4242)\n").unwrap();
+        let o = on_round(&u, &["unit", "--index", "0"], &out);
+        assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("unit 0 not run") && err.contains("collect (pid 4242)"),
+            "the unit names who holds the round: {err}"
+        );
+        assert_eq!(answer_count(&out), 0, "the unit answered under collect");
+    }
+    // A unit that has just started (the round lock shared, its own lock not yet taken).
+    {
+        let held = round_lock(&out);
+        held.lock_shared().unwrap();
+        let o = on_round(&u, &["collect"], &out);
+        assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("still running"),
+            "{}",
+            shown(&o)
+        );
+        assert!(
+            !out.join("ROUND_DONE").exists(),
+            "collect scored under a unit"
+        );
+    }
+    // Once nobody holds it, units and collect proceed.
+    let o = on_round(&u, &["unit", "--index", "0"], &out);
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    assert_eq!(answer_count(&out), 1);
+}
+
+/// Files named `started.*` in `gate`: agents of tests/agents/gatedreader.sh mid-run.
+fn started(gate: &Path) -> usize {
+    std::fs::read_dir(gate)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("started."))
+        .count()
+}
+
+#[test]
+fn resume_and_collect_refuse_while_a_unit_runs_and_sweep_none_of_its_writes() {
+    let r = Round::new();
+    let u = UserDirs::new(&r);
+    let out = r.out("busy");
+    let gate = r.dir.path().join("gate");
+    std::fs::create_dir_all(&gate).unwrap();
+    let agent = format!(
+        "command:{} {} {{prompt}}",
+        agents_dir().join("gatedreader.sh").display(),
+        gate.display()
+    );
+    let o = u
+        .cmd(
+            &r,
+            "plan",
+            &out,
+            &[
+                "--agent",
+                &agent,
+                "--reps",
+                "1",
+                "--sandbox",
+                "none",
+                "--no-preflight",
+            ],
+        )
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    // `harness unit --index 0` runs, its agent held at the gate.
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
+    c.args(["unit", "--index", "0", "--out"]).arg(&out);
+    c.env("HOME", &u.home)
+        .env("XDG_CONFIG_HOME", &u.config)
+        .env("XDG_STATE_HOME", &u.state)
+        .env("PATH", hermetic_path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut unit = c.spawn().unwrap();
+    let t = std::time::Instant::now();
+    while started(&gate) < 1 {
+        assert!(t.elapsed().as_secs() < 60, "the unit's agent never started");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // Its answer being written, as far as anyone else can see.
+    let inflight = out.join(".partial-unit0answer");
+    std::fs::write(&inflight, "half an answer").unwrap();
+    let o = resume(&u, &out, &["--no-preflight"]);
+    let resumed = started(&gate);
+    let collected = on_round(&u, &["collect"], &out);
+    std::fs::write(gate.join("open"), b"").unwrap();
+    let st = unit.wait().unwrap();
+    assert_eq!(o.status.code(), Some(2), "resume: {}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unit 0 is still running"),
+        "resume names the running unit: {}",
+        shown(&o)
+    );
+    assert_eq!(resumed, 1, "resume ran agents while unit 0 ran");
+    assert_eq!(
+        collected.status.code(),
+        Some(2),
+        "collect: {}",
+        shown(&collected)
+    );
+    assert!(
+        String::from_utf8_lossy(&collected.stderr).contains("unit 0 is still running"),
+        "{}",
+        shown(&collected)
+    );
+    assert!(
+        inflight.exists(),
+        "a running unit's in-flight write was swept"
+    );
+    assert!(st.success(), "the unit itself: {st:?}");
+    assert_eq!(started(&gate), 1, "unit 0's agent ran more than once");
+}
+
+// ── 6. an out-dir on a mount ───────────────────────────────────────────────────────────────
+
+/// `mount ARGS…`, or why not.
+fn mount(args: &[&std::ffi::OsStr]) -> Result<(), String> {
+    let o = std::process::Command::new("mount")
+        .args(args)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+/// Tmpfs mounts made by a test, unmounted (innermost first) when it ends.
+struct Mounts(Vec<PathBuf>);
+
+impl Drop for Mounts {
+    fn drop(&mut self) {
+        for p in self.0.iter().rev() {
+            let _ = std::process::Command::new("umount").arg(p).status();
+        }
+    }
+}
+
+#[test]
+fn a_round_whose_out_dir_is_a_volume_under_a_read_only_folder_finishes_and_a_read_only_out_dir_is_refused(
+) {
+    let r = Round::new();
+    let u = UserDirs::new(&r);
+    // `shared` (read-only) holds `vol`, a writable volume mounted at the round's folder.
+    let shared = r.dir.path().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let mut mounts = Mounts(Vec::new());
+    let tmpfs = |p: &Path, opts: &str| {
+        mount(&[
+            "-t".as_ref(),
+            "tmpfs".as_ref(),
+            "-o".as_ref(),
+            opts.as_ref(),
+            "tmpfs".as_ref(),
+            p.as_os_str(),
+        ])
+    };
+    if let Err(why) = tmpfs(&shared, "size=1m") {
+        println!("SKIPPED: cannot mount a tmpfs here (needs root): {why}");
+        return;
+    }
+    mounts.0.push(shared.clone());
+    let vol = shared.join("vol");
+    let ro = shared.join("ro");
+    std::fs::create_dir_all(&vol).unwrap();
+    std::fs::create_dir_all(&ro).unwrap();
+    tmpfs(&vol, "size=4m").unwrap();
+    mounts.0.push(vol.clone());
+    tmpfs(&ro, "size=1m,ro").unwrap();
+    mounts.0.push(ro.clone());
+    mount(&["-o".as_ref(), "remount,ro".as_ref(), shared.as_os_str()]).unwrap();
+    assert!(
+        std::fs::write(shared.join("probe"), b"").is_err(),
+        "the parent is not read-only"
+    );
+    let agent = agent("sealreader.sh");
+    let o = u
+        .cmd(&r, "plan", &vol, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    for i in 0..6 {
+        let o = on_round(&u, &["unit", "--index", &i.to_string()], &vol);
+        assert_eq!(o.status.code(), Some(0), "unit {i}: {}", shown(&o));
+    }
+    let o = on_round(&u, &["collect"], &vol);
+    assert_eq!(o.status.code(), Some(0), "collect: {}", shown(&o));
+    let done = std::fs::read_to_string(vol.join("ROUND_DONE")).unwrap();
+    assert!(done.contains("complete: yes"), "{done}");
+    // A read-only out-dir is refused at plan, by name, before any gate or unit.
+    let o = u
+        .cmd(&r, "plan", &ro, &["--agent", &agent, "--reps", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("--out {} is not writable", ro.display())),
+        "{err}"
+    );
+}

@@ -132,6 +132,16 @@ pub fn reading(file: Option<&Path>) -> Result<Reading> {
             format!("{name}:{line}: {}", e.message().trim_end()),
         )
     })?;
+    let count = user.refusal.len() + user.clarify.len() + user.conflict_flag.len();
+    if count > MAX_USER_PATTERNS {
+        return Err(Fail::new(
+            Exit::Usage,
+            format!(
+                "{name}: {count} patterns; a lexicon extension holds at most {MAX_USER_PATTERNS} (all lists together): every pattern joins one automaton per list, whose compile time grows faster than the list; keep the phrases observed answers earned"
+            ),
+        )
+        .into());
+    }
     let mut lists: [Vec<String>; 3] = Default::default();
     for (slot, (list, entries)) in [
         ("refusal", &user.refusal),
@@ -148,7 +158,16 @@ pub fn reading(file: Option<&Path>) -> Result<Reading> {
     }
     let lexicon = Lexicon::standard()
         .extended(&lists[0], &lists[1], &lists[2], &sha)
-        .map_err(|e| Fail::new(Exit::Usage, format!("{name}: {e}")))?;
+        .map_err(|e| match e {
+            scorer::Error::Pattern { list, index: usize::MAX, message, .. } => Fail::new(
+                Exit::Usage,
+                format!(
+                    "{name}: the {list} patterns together do not compile within the regex size limit ({}); use fewer or narrower patterns",
+                    clean_line(&message, 200)
+                ),
+            ),
+            e => Fail::new(Exit::Usage, format!("{name}: {e}")),
+        })?;
     Ok(Reading {
         lexicon,
         extension: Some((file.to_path_buf(), sha)),
@@ -182,6 +201,9 @@ fn validate(name: &str, text: &str, list: &str, p: &UserPattern) -> Result<()> {
             clean_line(pattern, 80)
         ))
     })?;
+    if let Some(why) = too_broad(pattern, &compiled) {
+        return Err(fail(format!("`{}` {why}", clean_line(pattern, 80))));
+    }
     let spoken = scorer::classify::strip_quoted(p.example.get_ref());
     if !compiled.is_match(&spoken) {
         return Err(fail(format!(
@@ -191,4 +213,44 @@ fn validate(name: &str, text: &str, list: &str, p: &UserPattern) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// At most this many patterns in one `--lexicon` file (all lists together).
+pub const MAX_USER_PATTERNS: usize = 500;
+
+/// Why a user pattern would read (nearly) every answer as a refusal: it matches the empty
+/// string (`^`, `x*`) or a string of one character (`(?s).`, `[a-z]`, `안`). `None` when it
+/// needs at least two characters to match.
+fn too_broad(pattern: &str, compiled: &regex::Regex) -> Option<String> {
+    if compiled.is_match("") {
+        return Some("matches the empty string, so every answer would read as a refusal".into());
+    }
+    // The shortest match in bytes, from the parsed pattern: a single character takes 1 to 4
+    // bytes, so only a pattern that can match in 4 bytes or fewer is probed character by
+    // character (every scalar value of that many bytes or more).
+    let min_len = regex_syntax::ParserBuilder::new()
+        .case_insensitive(true)
+        .build()
+        .parse(pattern)
+        .ok()
+        .and_then(|h| h.properties().minimum_len())
+        .unwrap_or(0);
+    if min_len > 4 {
+        return None;
+    }
+    let whole = scorer::lexicon::compile_one(&format!("\\A(?:{pattern})\\z")).ok()?;
+    let mut buf = [0u8; 4];
+    (0..=char::MAX as u32)
+        .filter_map(char::from_u32)
+        .filter(|c| c.len_utf8() >= min_len)
+        .find(|c| whole.is_match(c.encode_utf8(&mut buf)))
+        .map(|c| {
+            format!(
+                "matches a single character ({}), so nearly every answer would read as a refusal",
+                match c {
+                    c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
+                    c => format!("`{c}`"),
+                }
+            )
+        })
 }

@@ -198,8 +198,10 @@ pub fn terminal() -> reports::terminal::Terminal {
 
 /// `harness collect --out DIR`: everything read from the out-dir alone (the plan, the round
 /// record, the dispatch records, the answers); the qset is read back and checked by hash.
-pub fn collect(out: &Path, show: Show) -> Result<Exit> {
+/// `units` is the round-level lock held exclusively: no unit runs, so leftovers are swept.
+pub fn collect(out: &Path, show: Show, units: &journal::UnitsLock) -> Result<Exit> {
     let _lock = journal::Lock::acquire(out)?;
+    journal::sweep_partials(out, units);
     let plan = journal::load_plan(out)?;
     let mut record = record::load_round(&plan.out)?;
     let qset = planned_qset(&plan, &record)?;

@@ -49,6 +49,7 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
         agent,
         demo_dirs,
         lock: _lock,
+        units: _units,
     } = plan::plan(opts)?;
     let todo = executor::local::todo(&plan)?;
     journal::fault_point("planned");

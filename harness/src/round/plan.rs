@@ -37,6 +37,9 @@ pub struct Planned {
     pub demo_dirs: Option<DemoDirs>,
     /// The out-dir's lock, held for the whole round.
     pub lock: journal::Lock,
+    /// The round-level units lock, held exclusively: no `harness unit` runs (nor starts) while
+    /// this is held. A round whose units run elsewhere drops it before they start.
+    pub units: journal::UnitsLock,
 }
 
 /// The demo's repository and inputs, rebuilt from the binary into one temp folder that carries
@@ -95,6 +98,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     let (out, out_name) = resolve_out(&opts)?;
     // Usage problems are reported before the gate's table, not after it.
     crate::outdir::check_outside_repo(&out, &base.workdir)?;
+    crate::outdir::check_writable(&out)?;
     if !opts.resume && std::fs::read_dir(&out).is_ok_and(|mut rd| rd.next().is_some()) {
         if journal::dir(&out).join("lock").is_file() {
             // A running round names its pid; a finished one is simply not empty.
@@ -124,7 +128,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         &agent,
         planted_path.clone(),
     );
-    let lock = open_out(&opts, &out, &mut record)?;
+    let (lock, units) = open_out(&opts, &out, &mut record)?;
     if opts.resume {
         check_dependencies(&opts, &out, &depends, &mut record)?;
     }
@@ -179,6 +183,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         agent,
         demo_dirs,
         lock,
+        units,
     })
 }
 
@@ -905,8 +910,14 @@ fn round_record(
 
 /// The out-dir, locked for the round: new (or empty), or the round being resumed with the same
 /// inputs. A resumed round is re-opened: its completion marker and reports go first, so nothing
-/// claims a verdict while dispatches run again.
-fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<journal::Lock> {
+/// claims a verdict while dispatches run again. A resume is refused while any unit of the round
+/// still runs (naming it): it would run that unit a second time, and its sweep of leftover
+/// writes would take the running unit's in-flight answer.
+fn open_out(
+    opts: &RunOptions,
+    out: &Path,
+    record: &mut RoundRecord,
+) -> Result<(journal::Lock, journal::UnitsLock)> {
     let has_entries = |p: &Path| std::fs::read_dir(p).is_ok_and(|mut rd| rd.next().is_some());
     if !opts.resume && has_entries(out) {
         if journal::dir(out).join("lock").is_file() {
@@ -917,11 +928,14 @@ fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<j
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let lock = journal::Lock::acquire(out)?;
+    let role = if opts.resume { "resume" } else { "plan" };
+    let units = journal::no_unit_runs(out, role)?;
+    journal::sweep_partials(out, &units);
     if !opts.resume {
         if journal::plan_path(out).exists() {
             return Err(not_empty(out));
         }
-        return Ok(lock);
+        return Ok((lock, units));
     }
     let old = record::load_round(out)?;
     let diffs = record.resume_differences(&old);
@@ -943,7 +957,7 @@ fn open_out(opts: &RunOptions, out: &Path, record: &mut RoundRecord) -> Result<j
     for name in REPORT_FILES {
         let _ = std::fs::remove_file(out.join(name));
     }
-    Ok(lock)
+    Ok((lock, units))
 }
 
 /// Every file that states a round's result, `ROUND_DONE` first: removed when a round reopens.
