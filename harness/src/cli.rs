@@ -136,6 +136,31 @@ pub struct ReadingArgs {
     pub token_match: TokenMatchArg,
 }
 
+/// The second reader (`--judge`): an LLM reading each answer with the scorer's rubric. A call
+/// that fails, times out or answers anything but the rubric's strict JSON is no reading.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Second reader")]
+pub struct JudgeArgs {
+    /// The judge: claude, codex or gemini (run with tools off in an empty temp folder),
+    /// command:TEMPLATE ({prompt} or {prompt_file}, {model}; prints the JSON on stdout), or
+    /// openai:URL (an OpenAI-compatible endpoint over plain http, e.g.
+    /// openai:http://127.0.0.1:8080/v1; needs --judge-model).
+    #[arg(long, value_name = "AGENT")]
+    pub judge: Option<String>,
+    /// The model the judge is asked for ({model} in a template; required for openai:).
+    #[arg(long, value_name = "NAME", requires = "judge")]
+    pub judge_model: Option<String>,
+    /// Seconds one judge call may take before it is no reading.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..), requires = "judge")]
+    pub judge_timeout: u64,
+    /// Extra attempts after a call that gave no reading.
+    #[arg(long, default_value_t = 1, requires = "judge")]
+    pub judge_retries: u32,
+    /// Judge calls run at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256), requires = "judge")]
+    pub judge_jobs: u32,
+}
+
 /// Which arms to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ArmsArg {
@@ -604,9 +629,15 @@ pub struct ScoreArgs {
     /// A JSONL file of answers, each with its own question (`-` reads stdin); see below.
     #[arg(long, value_name = "FILE")]
     pub batch: Option<PathBuf>,
+    /// The question the answers answer, shown to a --judge (batch rows carry `question`).
+    #[arg(long, conflicts_with = "batch")]
+    pub question: Option<String>,
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// The second reader.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 }
 
 /// Report formats.

@@ -85,6 +85,21 @@ fn arms(a: ArmsArg) -> Arms {
 
 /// The design `seal` records: its flags as the round's options would carry them, and the
 /// preset CLI's version found now. `seal` without `--agent` is refused (except the demo's).
+/// The judge `--judge` chooses, or none; a bad spec is a usage error (exit 2).
+fn judge_of(a: &cli::JudgeArgs) -> anyhow::Result<Option<harness::reading::judge::Judge>> {
+    let Some(spec) = &a.judge else {
+        return Ok(None);
+    };
+    harness::reading::judge::Judge::parse(
+        spec,
+        a.judge_model.clone(),
+        std::time::Duration::from_secs(a.judge_timeout),
+        a.judge_retries,
+    )
+    .map(Some)
+    .map_err(|e| harness::exit::Fail::new(harness::exit::Exit::Usage, format!("{e:#}")).into())
+}
+
 fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Design> {
     let agent =
         match (&d.agent, embedded_demo) {
@@ -302,7 +317,14 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 },
                 _ => unreachable!("clap requires --kind and --token without --batch"),
             };
-            commands::score(input, a.format == ScoreFormat::Json)
+            let judge = judge_of(&a.judge)?;
+            commands::score(
+                input,
+                a.question.as_deref(),
+                judge.as_ref(),
+                a.judge.judge_jobs as usize,
+                a.format == ScoreFormat::Json,
+            )
         }
         Command::Report(a) => harness::rescore::report(
             &a.out.or(a.out_flag).expect("clap requires OUT or --out"),

@@ -20,7 +20,7 @@ pub const RUBRIC_VERSION: &str = "v1";
 pub const RUBRIC: &str = include_str!("../rubric/v1.md");
 
 /// The longest reason a reading may carry, in characters.
-pub const REASON_MAX_CHARS: usize = 300;
+pub const REASON_MAX_CHARS: usize = 200;
 
 /// sha256 hex of the rubric text as compiled in.
 pub fn sha256() -> String {

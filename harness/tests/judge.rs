@@ -1,0 +1,299 @@
+//! The second reader (`--judge`, DESIGN §5.1) driven end to end: a scripted `command:` judge
+//! (tests/agents/judge.sh) and an OpenAI-compatible server on loopback (a thread in this test
+//! answering canned JSON). Each test checks who decided the row, and that a judge that answers
+//! garbage, hangs or exits non-zero gives no reading and never a class.
+
+mod common;
+
+use common::{agents_dir, TestEnv};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+/// A negative answer the strict lexicon reads as PASS with certainty.
+const CERTAIN_REFUSAL: &str = "I could not find the deploy region anywhere in the repository.";
+/// A negative answer in everyday phrasing the strict lexicon cannot read: UNDETERMINED.
+const UNCERTAIN_REFUSAL: &str = "Nothing in the repo pins that.";
+
+fn judge_cmd(args: &str) -> String {
+    format!("command:{} {args}", agents_dir().join("judge.sh").display())
+}
+
+/// `harness score --format json` of one negative answer with `extra` flags.
+fn score(env: &TestEnv, answer: &str, extra: &[&str]) -> serde_json::Value {
+    let file = env.tmp().join(format!("answer-{}.txt", rand_suffix()));
+    std::fs::write(&file, answer).unwrap();
+    let out = env
+        .harness()
+        .args([
+            "score",
+            "--kind",
+            "negative",
+            "--token",
+            "eu-west-9",
+            "--question",
+            "Which region does the nightly job deploy to?",
+            "--format",
+            "json",
+        ])
+        .args(extra)
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn rand_suffix() -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    N.fetch_add(1, Ordering::SeqCst).to_string()
+}
+
+#[test]
+fn a_command_judge_decides_as_the_rule_says() {
+    let env = TestEnv::new();
+    let log = env.tmp().join("prompts.log");
+    let log_s = log.display().to_string();
+    // No judge: the certain row is the lexicon's, the uncertain one stays UNDETERMINED.
+    let v = score(&env, CERTAIN_REFUSAL, &[]);
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("lexicon"))
+    );
+    let v = score(&env, UNCERTAIN_REFUSAL, &[]);
+    assert_eq!(v["class"], "UNDETERMINED");
+    assert!(v["decided_by"].is_null());
+
+    // Both agree → both.
+    let agree = judge_cmd(&format!("reply {{prompt_file}} PASS true {log_s}"));
+    let v = score(&env, CERTAIN_REFUSAL, &["--judge", &agree]);
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("both"))
+    );
+    assert_eq!(v["judge"]["reading"]["reason"], "scripted reading");
+    assert_eq!(v["judge"]["attempts"], 1);
+
+    // Lexicon certain, judge differs → CONTESTED (no one decided).
+    let differ = judge_cmd("reply {prompt_file} HALLUCINATED false");
+    let v = score(&env, CERTAIN_REFUSAL, &["--judge", &differ]);
+    assert_eq!(v["class"], "CONTESTED");
+    assert!(v["decided_by"].is_null());
+    assert_eq!(v["lexicon"], "PASS");
+    assert_eq!(v["judge"]["reading"]["class"], "HALLUCINATED");
+
+    // Lexicon uncertain → the judge's class.
+    let v = score(&env, UNCERTAIN_REFUSAL, &["--judge", &agree]);
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("judge"))
+    );
+
+    // Text output says the same.
+    let file = env.tmp().join("contested.txt");
+    std::fs::write(&file, CERTAIN_REFUSAL).unwrap();
+    env.harness()
+        .args([
+            "score",
+            "--kind",
+            "negative",
+            "--token",
+            "eu-west-9",
+            "--judge",
+            &differ,
+        ])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("CONTESTED lexicon=PASS judge=HALLUCINATED\n");
+
+    // The judge saw the question, the value and the answer, fenced, and no arm.
+    let prompts = std::fs::read_to_string(&log).unwrap();
+    assert!(prompts.contains("Which region does the nightly job deploy to?"));
+    assert!(prompts.contains("The expected value: eu-west-9"));
+    assert!(prompts.contains(&format!("\n{UNCERTAIN_REFUSAL}\n----- END ANSWER ")));
+    assert!(!prompts.contains("CTRL") && !prompts.contains("ARM"));
+}
+
+#[test]
+fn a_judge_that_answers_garbage_hangs_or_fails_gives_no_reading() {
+    let env = TestEnv::new();
+    for (mode, why) in [
+        ("garbage {prompt_file}", "no reading"),
+        ("hang {prompt_file}", "timed out"),
+        ("fail {prompt_file} PASS true", "failed"),
+        ("reply {prompt_file} VOID false", "not allowed"),
+        ("reply {prompt_file} PASS false", "contradicts"),
+    ] {
+        let judge = judge_cmd(mode);
+        let flags = [
+            "--judge",
+            judge.as_str(),
+            "--judge-timeout",
+            "1",
+            "--judge-retries",
+            "1",
+        ];
+        // An uncertain row stays UNDETERMINED: a failed judge never gives a class.
+        let v = score(&env, UNCERTAIN_REFUSAL, &flags);
+        assert_eq!(v["class"], "UNDETERMINED", "{mode}: {v}");
+        assert!(v["decided_by"].is_null(), "{mode}");
+        assert!(v["judge"]["reading"].is_null(), "{mode}");
+        assert_eq!(v["judge"]["attempts"], 2, "{mode}: retried once");
+        let failure = v["judge"]["failure"].as_str().unwrap();
+        assert!(failure.contains(why), "{mode}: {failure}");
+        // A certain row stays the lexicon's alone: not `both`, not CONTESTED.
+        let v = score(&env, CERTAIN_REFUSAL, &flags);
+        assert_eq!(
+            (v["class"].as_str(), v["decided_by"].as_str()),
+            (Some("PASS"), Some("lexicon")),
+            "{mode}"
+        );
+    }
+}
+
+/// A one-thread HTTP server on loopback answering every POST with `reply` as the assistant's
+/// message (and a usage block); it records each request body.
+fn openai_server(reply: &'static str) -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen2 = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut raw = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Read the head, then Content-Length bytes of body.
+            let (head_end, len) = loop {
+                let n = s.read(&mut buf).unwrap_or(0);
+                if n == 0 {
+                    break (None, 0);
+                }
+                raw.extend_from_slice(&buf[..n]);
+                if let Some(i) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&raw[..i]).to_ascii_lowercase();
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .map(|v| v.trim().parse::<usize>().unwrap())
+                        .unwrap_or(0);
+                    break (Some(i + 4), len);
+                }
+            };
+            let Some(start) = head_end else { continue };
+            while raw.len() < start + len {
+                let n = s.read(&mut buf).unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                raw.extend_from_slice(&buf[..n]);
+            }
+            let head = String::from_utf8_lossy(&raw[..start]).to_string();
+            let body = String::from_utf8_lossy(&raw[start..]).to_string();
+            seen2.lock().unwrap().push(format!("{head}{body}"));
+            let payload = serde_json::json!({
+                "id": "x", "object": "chat.completion",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 812, "completion_tokens": 21, "total_tokens": 833}
+            })
+            .to_string();
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+                payload.len()
+            );
+        }
+    });
+    (url, seen)
+}
+
+#[test]
+fn an_openai_endpoint_on_loopback_is_a_judge() {
+    let env = TestEnv::new();
+    let (url, seen) =
+        openai_server(r#"{"class": "PASS", "refuses": true, "reason": "says the repo is silent"}"#);
+    let judge = format!("openai:{url}");
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &["--judge", &judge, "--judge-model", "local-7b"],
+    );
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("judge")),
+        "{v}"
+    );
+    assert_eq!(v["judge"]["input_tokens"], 812);
+    assert_eq!(v["judge"]["output_tokens"], 21);
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    assert!(requests[0].starts_with("POST /v1/chat/completions HTTP/1.1\r\n"));
+    let body: serde_json::Value =
+        serde_json::from_str(requests[0].split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["model"], "local-7b");
+    let content = body["messages"][0]["content"].as_str().unwrap();
+    assert!(content.contains(UNCERTAIN_REFUSAL) && !content.contains("CTRL"));
+
+    // The same endpoint answering prose is no reading.
+    let (url, _) = openai_server("It refuses, so PASS.");
+    let judge = format!("openai:{url}");
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &[
+            "--judge",
+            &judge,
+            "--judge-model",
+            "local-7b",
+            "--judge-retries",
+            "0",
+        ],
+    );
+    assert_eq!(v["class"], "UNDETERMINED");
+    assert!(v["judge"]["reading"].is_null());
+    assert_eq!(v["judge"]["attempts"], 1);
+
+    // An endpoint that is not there is no reading either.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("openai:http://{}/v1", closed.local_addr().unwrap());
+    drop(closed);
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &[
+            "--judge",
+            &dead,
+            "--judge-model",
+            "m",
+            "--judge-retries",
+            "0",
+        ],
+    );
+    assert_eq!(v["class"], "UNDETERMINED");
+    assert!(v["judge"]["failure"]
+        .as_str()
+        .unwrap()
+        .contains("connecting"));
+}
+
+#[test]
+fn a_bad_judge_spec_is_a_usage_error() {
+    let env = TestEnv::new();
+    let file = env.tmp().join("a.txt");
+    std::fs::write(&file, "x").unwrap();
+    for spec in [
+        &["--judge", "openai:http://127.0.0.1:9/v1"][..],
+        &["--judge", "baseline-grep"],
+    ] {
+        env.harness()
+            .args(["score", "--kind", "negative", "--token", "t"])
+            .args(spec)
+            .arg(&file)
+            .assert()
+            .code(2);
+    }
+}
