@@ -102,6 +102,13 @@ pub enum Command {
     /// to review.jsonl in the out-dir with reviewer, time and the sha256 of the answer read;
     /// a decision on an answer that changed since is refused. Exits with the round's verdict.
     Review(ReviewArgs),
+    /// Add a judge's readings to a finished round without re-running any agent: every
+    /// non-empty answer is read by --judge with the scorer's rubric (never told its arm); the
+    /// readings go to judge.jsonl beside the answers (atomically; rows judged again replace
+    /// their earlier reading); then reports, summary.json and ROUND_DONE are re-derived and
+    /// each row says who decided it (lexicon, both, judge, person) or that it is CONTESTED or
+    /// UNDETERMINED. Exits with the round's verdict (14 NEEDS_REVIEW when undecided rows decide it).
+    Rejudge(RejudgeArgs),
     /// Built-in deterministic agents (used by `--agent baseline-grep`).
     #[command(name = "__agent", hide = true)]
     Agent(AgentArgs),
@@ -373,6 +380,17 @@ pub struct ReviewArgs {
     /// Offer every row in the terminal, not only the undecided ones.
     #[arg(long)]
     pub all: bool,
+}
+
+/// `harness rejudge`.
+#[derive(Debug, Args)]
+pub struct RejudgeArgs {
+    /// The round's out-dir.
+    #[arg(value_name = "ROUND")]
+    pub out: PathBuf,
+    /// The second reader (--judge is required here).
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 }
 
 /// `harness rescore`.

@@ -227,6 +227,16 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 json: a.format == FormatArg::Json,
             },
         ),
+        Command::Rejudge(a) => {
+            let Some(judge) = judge_of(&a.judge)? else {
+                return Err(harness::exit::Fail::new(
+                    harness::exit::Exit::Usage,
+                    "rejudge needs --judge AGENT (claude, codex, gemini, command:…, openai:URL)",
+                )
+                .into());
+            };
+            harness::commands::rejudge::rejudge(&a.out, &judge, a.judge.judge_jobs as usize)
+        }
         Command::Review(a) => {
             harness::commands::review::review(&harness::commands::review::ReviewOptions {
                 out: a.out,

@@ -297,3 +297,153 @@ fn a_bad_judge_spec_is_a_usage_error() {
             .code(2);
     }
 }
+
+/// A finished round (ARM reads the seal; CTRL refuses in everyday words the lexicon cannot
+/// read): its one CTRL negative is UNDETERMINED and decides the verdict (exit 14).
+fn undetermined_round(env: &TestEnv) -> (std::path::PathBuf, String) {
+    let dir = env.tmp().join("round");
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    common::make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small service.\n"),
+            (".gitignore", b"tracks/\n"),
+        ],
+    );
+    let pos = common::tok("cod");
+    let neg = common::tok("reg");
+    let qset = dir.join("q.tsv");
+    common::write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the release codename?", &pos],
+            [
+                "q2",
+                "negative",
+                "Which cloud region hosts production?",
+                &neg,
+            ],
+        ],
+    );
+    let seal = dir.join("handoff.md");
+    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+    let script = dir.join("agent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let agent = format!("command:sh {} {{prompt}}", script.display());
+    env.harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            &agent,
+        ])
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--seal")
+        .arg(&seal)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(14);
+    (out, neg)
+}
+
+fn summary(out: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
+    let env = TestEnv::new();
+    let (out, neg) = undetermined_round(&env);
+    let answers_before: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "json"))
+        // Answers and dispatch records: `<label>_r<n>.txt` / `.json`.
+        .filter(|p| p.file_stem().unwrap().to_string_lossy().contains("_r"))
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    let log = env.tmp().join("rejudge-prompts.log");
+    let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
+
+    // A judge that answers garbage adds no class: the round still needs review.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &judge_cmd("garbage {prompt_file}"),
+            "--judge-retries",
+            "0",
+        ])
+        .assert()
+        .code(14);
+    let s = summary(&out);
+    assert_eq!(
+        s["readers"]["undecided"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert_eq!(
+        records.lines().count(),
+        4,
+        "every non-empty answer was sent: {records}"
+    );
+    assert!(
+        records.lines().all(|l| l.contains("\"reading\":null")),
+        "{records}"
+    );
+
+    // A judge that reads: the CTRL negative is decided by the judge, the rest by both.
+    let a = env
+        .harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-jobs", "2"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("4 of 4 answers read by the judge"), "{text}");
+    let s = summary(&out);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "{s}");
+    assert_eq!(s["readers"]["decided_by"]["both"], 3, "{s}");
+    assert!(s["readers"]["undecided"].as_array().unwrap().is_empty());
+    let rows = s["rows"].as_array().unwrap();
+    let ctrl_neg = rows
+        .iter()
+        .find(|r| r["qid"] == "q2" && r["arm"] == "CTRL")
+        .unwrap();
+    assert_eq!(ctrl_neg["decided_by"], "judge");
+    assert_eq!(ctrl_neg["verdict"], "PASS");
+    // The readings replaced the garbage ones: still one record per row.
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4, "{records}");
+    let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+    assert!(done.contains("OK"), "{done}");
+    // Answers and dispatch records were not touched; the judge never saw an arm.
+    for (p, bytes) in &answers_before {
+        assert!(
+            &std::fs::read(p).unwrap() == bytes,
+            "{} changed",
+            p.display()
+        );
+    }
+    let prompts = std::fs::read_to_string(&log).unwrap();
+    assert!(!prompts.contains("CTRL") && !prompts.contains("ARM"));
+    assert!(prompts.contains(&format!("The expected value: {neg}")));
+}

@@ -120,7 +120,7 @@ impl Render for Json {
             .rows
             .iter()
             .map(|r| {
-                json!({
+                let mut row = json!({
                     "watermark": wm,
                     "qid": sanitize::excerpt(&r.qid, 200),
                     "kind": r.kind,
@@ -132,7 +132,12 @@ impl Render for Json {
                     "clarify": r.clarify,
                     "label": sanitize::excerpt(&r.label, 200),
                     "excerpt": sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
-                })
+                });
+                // Both readers' classes, only on rows a judge read.
+                if let Some(readings) = &r.readings {
+                    row["readings"] = json!(readings);
+                }
+                row
             })
             .collect();
         let doc = json!({
@@ -191,6 +196,8 @@ struct StoredRow {
     excerpt: String,
     #[serde(default)]
     standing: Option<crate::reading::Standing>,
+    #[serde(default)]
+    readings: Option<crate::reading::Readings>,
 }
 
 #[derive(Deserialize)]
@@ -233,6 +240,7 @@ pub fn read(text: &str, file: &str) -> Result<Report, Error> {
             label: r.label,
             excerpt: r.excerpt,
             standing: r.standing.unwrap_or(shown_standing),
+            readings: r.readings,
         });
     }
     Ok(Report::new(stored.meta, rows))

@@ -84,6 +84,18 @@ impl Standing {
     }
 }
 
+/// Both readers' classes for one row a judge read: the lexicon's (certain or a guess) and the
+/// judge's, before the rule combined them. Agreement and Cohen's κ are computed from these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Readings {
+    /// The strict lexicon's class.
+    pub lexicon: scorer::Class,
+    /// Whether the lexicon was certain (no cue could change its class).
+    pub lexicon_certain: bool,
+    /// The judge's class.
+    pub judge: scorer::Class,
+}
+
 /// The decision rule of DESIGN §5.1 for one row, before any person's review: the lexicon's
 /// class and whether it was certain (with the cues that made it not), and the judge's class
 /// when the judge gave a reading. Both agree → `both`; lexicon certain and judge differs →

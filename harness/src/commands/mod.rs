@@ -1,6 +1,7 @@
 //! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
 
 pub mod compare;
+pub mod rejudge;
 pub mod review;
 
 use crate::demo;
@@ -177,34 +178,30 @@ fn judge_all(
     evidence: &[scorer::Evidence],
     jobs: usize,
 ) -> Vec<Option<crate::reading::judge::JudgeCall>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<crate::reading::judge::JudgeCall>>> =
-        Mutex::new(items.iter().map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1).min(items.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(item) = items.get(i) else { break };
-                if evidence[i].verdict.class == scorer::Class::Void {
-                    continue;
-                }
-                let answer = String::from_utf8_lossy(item.bytes);
-                let call = judge.read(
-                    &scorer::rubric::Item {
-                        kind: item.kind,
-                        question: item.question.unwrap_or("(not given)"),
-                        token: item.token,
-                        general: item.general,
-                    },
-                    &answer,
-                );
-                out.lock().expect("judge results")[i] = Some(call);
-            });
-        }
-    });
-    out.into_inner().expect("judge results")
+    let sent: Vec<usize> = (0..items.len())
+        .filter(|&i| evidence[i].verdict.class != scorer::Class::Void)
+        .collect();
+    let asks: Vec<(scorer::rubric::Item<'_>, String)> = sent
+        .iter()
+        .map(|&i| {
+            let item = &items[i];
+            (
+                scorer::rubric::Item {
+                    kind: item.kind,
+                    question: item.question.unwrap_or("(not given)"),
+                    token: item.token,
+                    general: item.general,
+                },
+                String::from_utf8_lossy(item.bytes).into_owned(),
+            )
+        })
+        .collect();
+    let mut calls: Vec<Option<crate::reading::judge::JudgeCall>> =
+        items.iter().map(|_| None).collect();
+    for (i, call) in sent.into_iter().zip(judge.read_all(&asks, jobs)) {
+        calls[i] = Some(call);
+    }
+    calls
 }
 
 /// One row's decision: the class it carries and who decided it.

@@ -189,6 +189,27 @@ impl Judge {
         call
     }
 
+    /// Reads every answer, `jobs` calls at once, results in input order.
+    pub fn read_all(&self, items: &[(Item<'_>, String)], jobs: usize) -> Vec<JudgeCall> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        let next = AtomicUsize::new(0);
+        let out: Mutex<Vec<JudgeCall>> = Mutex::new(vec![JudgeCall::default(); items.len()]);
+        std::thread::scope(|s| {
+            for _ in 0..jobs.max(1).min(items.len().max(1)) {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((item, answer)) = items.get(i) else {
+                        break;
+                    };
+                    let call = self.read(item, answer);
+                    out.lock().expect("judge results")[i] = call;
+                });
+            }
+        });
+        out.into_inner().expect("judge results")
+    }
+
     fn run_process(&self, agent: &AgentSpec, prompt: &str, spent: &mut Spent) -> Result<String> {
         // An empty folder to run in and a fresh home: the judge sees no checkout, no memory.
         let root = tempfile::Builder::new().prefix("judge-").tempdir()?;
@@ -348,6 +369,81 @@ fn dechunk(mut data: &[u8]) -> Result<Vec<u8>> {
         out.extend_from_slice(&data[..size]);
         data = data.get(size + 2..).unwrap_or(&[]);
     }
+}
+
+/// The judge readings of a round, beside its answers (`harness rejudge`, `run --judge`).
+pub const FILE: &str = "judge.jsonl";
+
+/// One judge call on one answer of a round: which row, the bytes it read (sha256), the rubric
+/// it read them with, the judge, and what came of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeRecord {
+    /// The dispatch label.
+    pub label: String,
+    /// The rep.
+    pub rep: u32,
+    /// sha256 hex of the answer bytes the judge read.
+    pub answer_sha256: String,
+    /// sha256 of the rubric the prompt was built from.
+    pub rubric_sha256: String,
+    /// The judge as [`Judge::describe`] names it.
+    pub judge: String,
+    /// The reading, or why there is none, and what it cost.
+    pub call: JudgeCall,
+}
+
+/// Every judge record of the out-dir (none when the file is absent); a bad line is an error
+/// naming file and line.
+pub fn load(out: &std::path::Path) -> Result<Vec<JudgeRecord>> {
+    let path = out.join(FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => bail!("{}: {e}", path.display()),
+    };
+    let mut all = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: JudgeRecord = serde_json::from_str(line)
+            .map_err(|e| anyhow!("{}:{}: not a judge record: {e}", path.display(), i + 1))?;
+        all.push(r);
+    }
+    Ok(all)
+}
+
+/// Replaces the out-dir's judge records with `records` (the whole file written to a temp name
+/// and renamed: a crash leaves the old file or the new one).
+pub fn store(out: &std::path::Path, records: &[JudgeRecord]) -> Result<()> {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r)?);
+        text.push('\n');
+    }
+    crate::journal::write_atomic(&out.join(FILE), text.as_bytes())
+}
+
+/// The judge's class for this row: the last record for (label, rep) made on these answer bytes
+/// with this build's rubric, when it gave a reading. A record on other bytes or another rubric
+/// is not a reading of this answer (`None`, as with no judge).
+pub fn class_for(
+    records: &[JudgeRecord],
+    label: &str,
+    rep: u32,
+    answer: &[u8],
+) -> Option<scorer::Class> {
+    let r = records
+        .iter()
+        .rev()
+        .find(|r| r.label == label && r.rep == rep)?;
+    if r.answer_sha256 != crate::reading::review::sha256_hex(answer)
+        || r.rubric_sha256 != rubric::sha256()
+    {
+        return None;
+    }
+    r.call.reading.as_ref().map(|j| j.class)
 }
 
 #[cfg(test)]
