@@ -430,6 +430,50 @@ fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
         .unwrap();
     assert_eq!(ctrl_neg["decided_by"], "judge");
     assert_eq!(ctrl_neg["verdict"], "PASS");
+    // Agreement and κ per kind (hand-computed): positive (PASS,PASS), (FAIL,FAIL) → κ = 1;
+    // negative (PASS,PASS), (FAIL guess,PASS) → p_o = 0.5, p_e = 0.5, κ = 0.
+    let agreement = s["readers"]["agreement"].as_array().unwrap();
+    let of = |kind: &str| {
+        agreement
+            .iter()
+            .find(|a| a["kind"] == kind)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of("positive")["kappa"], 1.0, "{s}");
+    assert_eq!(
+        (
+            of("negative")["agree"].as_u64(),
+            of("negative")["n"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
+    assert_eq!(of("negative")["kappa"], 0.0, "{s}");
+    for file in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(file))
+            .unwrap()
+            .replace("&#39;", "'");
+        assert!(
+            text.contains("1/2 rows agree (0.500), Cohen's κ=0.000"),
+            "{file}"
+        );
+        assert!(text.contains("rows decided by judge"), "{file}");
+    }
+    for format in ["table", "md", "html", "json"] {
+        let a = env
+            .harness()
+            .args(["report", "--format", format])
+            .arg(&out)
+            .assert()
+            .code(0);
+        let shown = String::from_utf8_lossy(&a.get_output().stdout).replace("&#39;", "'");
+        let want = if format == "json" {
+            "\"kappa\": 1.0"
+        } else {
+            "κ=1.000"
+        };
+        assert!(shown.contains(want), "{format}: {shown}");
+    }
     // The readings replaced the garbage ones: still one record per row.
     let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
     assert_eq!(records.lines().count(), 4, "{records}");

@@ -81,6 +81,9 @@ fn value(v: &Value) -> J {
             o["zero_d"] = json!(zero_d);
             o
         }
+        Value::Agreement { n, agree, kappa } => {
+            json!({"type": "agreement", "n": n, "agree": agree, "kappa": kappa})
+        }
         Value::Unmeasured => json!({"type": "unmeasured"}),
     }
 }
@@ -140,7 +143,7 @@ impl Render for Json {
                 row
             })
             .collect();
-        let doc = json!({
+        let mut doc = json!({
             "schema_version": SCHEMA_VERSION,
             "manifest": report.meta.manifest,
             "verdict": {
@@ -174,6 +177,10 @@ impl Render for Json {
                 .map(|(id, text)| json!({"id": id, "text": text}))
                 .collect::<Vec<_>>(),
         });
+        // Lexicon-vs-judge agreement and Cohen's κ per kind, once a judge read any row.
+        if !s.agreement.is_empty() {
+            doc["readers"]["agreement"] = json!(s.agreement);
+        }
         let mut text = serde_json::to_string_pretty(&doc).expect("a json! value always serializes");
         text.push('\n');
         text

@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agreement;
 pub mod brief;
 pub mod compare;
 pub mod csv;
