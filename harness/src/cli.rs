@@ -310,6 +310,10 @@ pub struct RunArgs {
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// The second reader: after the round is collected, every answer is also read by the
+    /// judge and the round re-derived (as `harness rejudge`). Needs --out.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
     /// Where the units run: `local` (this process, --jobs at a time), `slurm` (one array job,
     /// --jobs at a time), or `command:'<template>'` run once per unit, --jobs at a time, with
     /// {index}, {out} and {harness} replaced (e.g. command:'ssh n1 {harness} unit --out {out}
@@ -548,6 +552,12 @@ pub struct DesignArgs {
     /// Retries for infrastructure failures.
     #[arg(long, default_value_t = 0)]
     pub retries: u32,
+    /// The second reader the round will use (as `run --judge`) [default: none].
+    #[arg(long, value_name = "AGENT")]
+    pub judge: Option<String>,
+    /// The judge's model (as `run --judge-model`).
+    #[arg(long, value_name = "NAME", requires = "judge")]
+    pub judge_model: Option<String>,
 }
 
 /// `harness verify`.

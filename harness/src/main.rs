@@ -123,6 +123,10 @@ fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Des
     opts.sandbox = sandbox(d.sandbox);
     opts.timeout = Duration::from_secs(d.timeout);
     opts.retries = d.retries;
+    opts.judge = d
+        .judge
+        .as_deref()
+        .map(|j| harness::reading::judge::recorded_name(j, d.judge_model.as_deref()));
     Ok(Design::of_run(&opts, harness::agents::cli_version(&agent)))
 }
 
@@ -153,6 +157,11 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         retries: a.retries,
         resume: a.resume,
         pass_env: a.pass_env,
+        judge: a
+            .judge
+            .judge
+            .as_deref()
+            .map(|j| harness::reading::judge::recorded_name(j, a.judge.judge_model.as_deref())),
         prompt_stdin: a.prompt_stdin,
         plant_dir: a.plant_dir,
         keep_checkouts: a.keep_checkouts,
@@ -200,8 +209,25 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Run(a) => {
             require_agent(&a)?;
+            let judge = judge_of(&a.judge)?;
+            if judge.is_some() && a.out.is_none() {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "run --judge needs --out DIR: the judge reads the round's answers there once it is collected",
+                )
+                .into());
+            }
+            let jobs = a.judge.judge_jobs as usize;
             let (opts, exec) = run_options(*a);
-            harness::units::run(opts, exec)
+            let out = opts.out.clone();
+            let exit = harness::units::run(opts, exec)?;
+            match (judge, out) {
+                // The round is complete: the judge reads every answer, the round is re-derived.
+                (Some(judge), Some(out)) if out.join("ROUND_DONE").is_file() => {
+                    harness::commands::rejudge::rejudge(&out, &judge, jobs)
+                }
+                _ => Ok(exit),
+            }
         }
         Command::Plan(a) => {
             require_agent(&a)?;
@@ -214,6 +240,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 return Err(harness::exit::Fail::new(
                     Exit::Usage,
                     "harness plan runs no unit: --executor and --slurm-* belong to harness run",
+                )
+                .into());
+            }
+            if a.judge.judge.is_some() {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "harness plan runs no unit and reads no answer: --judge belongs to run (or rejudge after collect)",
                 )
                 .into());
             }

@@ -301,6 +301,11 @@ fn a_bad_judge_spec_is_a_usage_error() {
 /// A finished round (ARM reads the seal; CTRL refuses in everyday words the lexicon cannot
 /// read): its one CTRL negative is UNDETERMINED and decides the verdict (exit 14).
 fn undetermined_round(env: &TestEnv) -> (std::path::PathBuf, String) {
+    round_with(env, &[], 14)
+}
+
+/// The round of [`undetermined_round`], run with `extra` flags, ending with exit `code`.
+fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, String) {
     let dir = env.tmp().join("round");
     let repo = dir.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
@@ -355,8 +360,9 @@ fn undetermined_round(env: &TestEnv) -> (std::path::PathBuf, String) {
         .arg(&repo)
         .arg("--out")
         .arg(&out)
+        .args(extra)
         .assert()
-        .code(14);
+        .code(code);
     (out, neg)
 }
 
@@ -490,4 +496,52 @@ fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
     let prompts = std::fs::read_to_string(&log).unwrap();
     assert!(!prompts.contains("CTRL") && !prompts.contains("ARM"));
     assert!(prompts.contains(&format!("The expected value: {neg}")));
+}
+
+#[test]
+fn run_with_a_judge_records_who_decided_each_row() {
+    let env = TestEnv::new();
+    let reader = judge_cmd("reader {prompt_file}");
+    let (out, _) = round_with(&env, &["--judge", &reader], 0);
+    let s = summary(&out);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "{s}");
+    assert_eq!(s["readers"]["decided_by"]["both"], 3, "{s}");
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4, "{records}");
+    assert!(
+        records.lines().all(|l| l.contains("judge.sh reader")),
+        "each reading names its judge: {records}"
+    );
+
+    // A judge that hangs gives no reading: the round ends NEEDS_REVIEW as without a judge.
+    let env = TestEnv::new();
+    let hang = judge_cmd("hang {prompt_file}");
+    let (out, _) = round_with(
+        &env,
+        &[
+            "--judge",
+            &hang,
+            "--judge-timeout",
+            "1",
+            "--judge-retries",
+            "0",
+            "--judge-jobs",
+            "4",
+        ],
+        14,
+    );
+    let s = summary(&out);
+    assert_eq!(
+        s["readers"]["undecided"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    assert!(s["readers"]["decided_by"].get("judge").is_none(), "{s}");
+
+    // --judge without --out is refused before anything runs.
+    env.harness()
+        .args(["run", "--agent", "baseline-grep", "--judge", &reader])
+        .assert()
+        .code(2);
 }

@@ -44,6 +44,15 @@ pub struct Judge {
     pub retries: u32,
 }
 
+/// How manifests, designs and judge records name a judge: the `--judge` spec, and the model
+/// when `--judge-model` was given.
+pub fn recorded_name(spec: &str, model: Option<&str>) -> String {
+    match model {
+        Some(m) => format!("{spec} (model {m})"),
+        None => spec.to_string(),
+    }
+}
+
 /// What one judged answer came to: a reading, or why there is none, with what it cost.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct JudgeCall {
@@ -148,10 +157,7 @@ impl Judge {
 
     /// What records name this judge by: its spec, and its model when one was given.
     pub fn describe(&self) -> String {
-        match &self.model {
-            Some(m) => format!("{} (model {m})", self.spec),
-            None => self.spec.clone(),
-        }
+        recorded_name(&self.spec, self.model.as_deref())
     }
 
     /// Reads one answer. An empty answer is never sent (it is `VOID`, the lexicon's). Every
