@@ -341,6 +341,62 @@ fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, 
     .unwrap();
     let out = dir.join("out");
     let agent = format!("command:sh {} {{prompt}}", script.display());
+    // `--seal-judge J` (test-only): seal this design with judge J first, run against it.
+    if let Some(i) = extra.iter().position(|a| *a == "--seal-judge") {
+        let manifest = dir.join("manifest.json");
+        let design = [
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            agent.as_str(),
+        ];
+        env.harness()
+            .arg("seal")
+            .args(design)
+            .args(["--judge", extra[i + 1]])
+            .arg("--qset")
+            .arg(&qset)
+            .arg("--seal")
+            .arg(&seal)
+            .arg("--repo")
+            .arg(&repo)
+            .arg("--out")
+            .arg(&manifest)
+            .assert()
+            .code(0);
+        let rest: Vec<&str> = extra
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i && *j != i + 1)
+            .map(|(_, a)| *a)
+            .collect();
+        let a = env
+            .harness()
+            .args(["run", "--quiet"])
+            .args(design)
+            .arg("--qset")
+            .arg(&qset)
+            .arg("--seal")
+            .arg(&seal)
+            .arg("--repo")
+            .arg(&repo)
+            .arg("--out")
+            .arg(&out)
+            .arg("--manifest")
+            .arg(&manifest)
+            .args(&rest)
+            .assert()
+            .code(code);
+        let o = a.get_output();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        return (out, text);
+    }
     env.harness()
         .args([
             "run",
@@ -544,4 +600,20 @@ fn run_with_a_judge_records_who_decided_each_row() {
         .args(["run", "--agent", "baseline-grep", "--judge", &reader])
         .assert()
         .code(2);
+}
+
+#[test]
+fn the_judge_is_part_of_the_sealed_design() {
+    let reader = judge_cmd("reader {prompt_file}");
+    // Sealed with the judge, run without it: refused before any dispatch, naming the field.
+    let env = TestEnv::new();
+    let (_, stderr) = round_with(&env, &["--seal-judge", &reader], 10);
+    assert!(
+        stderr.contains("judge") && stderr.contains("MISMATCH") && stderr.contains("this run none"),
+        "{stderr}"
+    );
+    // Sealed with the judge and run with it: the round runs and the judge decides.
+    let env = TestEnv::new();
+    let (out, _) = round_with(&env, &["--seal-judge", &reader, "--judge", &reader], 0);
+    assert_eq!(summary(&out)["readers"]["decided_by"]["judge"], 1);
 }
