@@ -102,6 +102,13 @@ pub enum Command {
     /// to review.jsonl in the out-dir with reviewer, time and the sha256 of the answer read;
     /// a decision on an answer that changed since is refused. Exits with the round's verdict.
     Review(ReviewArgs),
+    /// Add a judge's readings to a finished round without re-running any agent: every
+    /// non-empty answer is read by --judge with the scorer's rubric (never told its arm); the
+    /// readings go to judge.jsonl beside the answers (atomically; rows judged again replace
+    /// their earlier reading); then reports, summary.json and ROUND_DONE are re-derived and
+    /// each row says who decided it (lexicon, both, judge, person) or that it is CONTESTED or
+    /// UNDETERMINED. Exits with the round's verdict (14 NEEDS_REVIEW when undecided rows decide it).
+    Rejudge(RejudgeArgs),
     /// Built-in deterministic agents (used by `--agent baseline-grep`).
     #[command(name = "__agent", hide = true)]
     Agent(AgentArgs),
@@ -134,6 +141,31 @@ pub struct ReadingArgs {
     /// How tokens are found: word (default) or exact (the seed's byte-exact reading).
     #[arg(long, value_enum, default_value = "word")]
     pub token_match: TokenMatchArg,
+}
+
+/// The second reader (`--judge`): an LLM reading each answer with the scorer's rubric. A call
+/// that fails, times out or answers anything but the rubric's strict JSON is no reading.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Second reader")]
+pub struct JudgeArgs {
+    /// The judge: claude, codex or gemini (run with tools off in an empty temp folder),
+    /// command:TEMPLATE ({prompt} or {prompt_file}, {model}; prints the JSON on stdout), or
+    /// openai:URL (an OpenAI-compatible endpoint over plain http, e.g.
+    /// openai:http://127.0.0.1:8080/v1; needs --judge-model).
+    #[arg(long, value_name = "AGENT")]
+    pub judge: Option<String>,
+    /// The model the judge is asked for ({model} in a template; required for openai:).
+    #[arg(long, value_name = "NAME", requires = "judge")]
+    pub judge_model: Option<String>,
+    /// Seconds one judge call may take before it is no reading.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..), requires = "judge")]
+    pub judge_timeout: u64,
+    /// Extra attempts after a call that gave no reading.
+    #[arg(long, default_value_t = 1, requires = "judge")]
+    pub judge_retries: u32,
+    /// Judge calls run at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256), requires = "judge")]
+    pub judge_jobs: u32,
 }
 
 /// Which arms to run.
@@ -278,6 +310,10 @@ pub struct RunArgs {
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// The second reader: after the round is collected, every answer is also read by the
+    /// judge and the round re-derived (as `harness rejudge`). Needs --out.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
     /// Where the units run: `local` (this process, --jobs at a time), `slurm` (one array job,
     /// --jobs at a time), or `command:'<template>'` run once per unit, --jobs at a time, with
     /// {index}, {out} and {harness} replaced (e.g. command:'ssh n1 {harness} unit --out {out}
@@ -348,6 +384,17 @@ pub struct ReviewArgs {
     /// Offer every row in the terminal, not only the undecided ones.
     #[arg(long)]
     pub all: bool,
+}
+
+/// `harness rejudge`.
+#[derive(Debug, Args)]
+pub struct RejudgeArgs {
+    /// The round's out-dir.
+    #[arg(value_name = "ROUND")]
+    pub out: PathBuf,
+    /// The second reader (--judge is required here).
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 }
 
 /// `harness rescore`.
@@ -505,6 +552,12 @@ pub struct DesignArgs {
     /// Retries for infrastructure failures.
     #[arg(long, default_value_t = 0)]
     pub retries: u32,
+    /// The second reader the round will use (as `run --judge`) [default: none].
+    #[arg(long, value_name = "AGENT")]
+    pub judge: Option<String>,
+    /// The judge's model (as `run --judge-model`).
+    #[arg(long, value_name = "NAME", requires = "judge")]
+    pub judge_model: Option<String>,
 }
 
 /// `harness verify`.
@@ -604,9 +657,15 @@ pub struct ScoreArgs {
     /// A JSONL file of answers, each with its own question (`-` reads stdin); see below.
     #[arg(long, value_name = "FILE")]
     pub batch: Option<PathBuf>,
+    /// The question the answers answer, shown to a --judge (batch rows carry `question`).
+    #[arg(long, conflicts_with = "batch")]
+    pub question: Option<String>,
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// The second reader.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 }
 
 /// Report formats.

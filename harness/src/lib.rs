@@ -32,14 +32,16 @@ pub mod units;
 pub mod usage;
 
 /// The version line `--version` prints: the harness version and the scorer it carries, because
-/// a verdict is only reproducible with the same lexicon.
+/// a verdict is only reproducible with the same lexicon and judge rubric.
 pub fn version_line() -> &'static str {
     static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     LINE.get_or_init(|| {
         format!(
-            "{} (scorer lexicon {}, fingerprint {})",
+            "{} (scorer lexicon {}, judge rubric {} sha256 {}, fingerprint {})",
             env!("CARGO_PKG_VERSION"),
             scorer::LEXICON_VERSION,
+            scorer::rubric::RUBRIC_VERSION,
+            &scorer::rubric::sha256()[..12],
             scorer::fingerprint()
         )
     })

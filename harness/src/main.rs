@@ -85,6 +85,21 @@ fn arms(a: ArmsArg) -> Arms {
 
 /// The design `seal` records: its flags as the round's options would carry them, and the
 /// preset CLI's version found now. `seal` without `--agent` is refused (except the demo's).
+/// The judge `--judge` chooses, or none; a bad spec is a usage error (exit 2).
+fn judge_of(a: &cli::JudgeArgs) -> anyhow::Result<Option<harness::reading::judge::Judge>> {
+    let Some(spec) = &a.judge else {
+        return Ok(None);
+    };
+    harness::reading::judge::Judge::parse(
+        spec,
+        a.judge_model.clone(),
+        std::time::Duration::from_secs(a.judge_timeout),
+        a.judge_retries,
+    )
+    .map(Some)
+    .map_err(|e| harness::exit::Fail::new(harness::exit::Exit::Usage, format!("{e:#}")).into())
+}
+
 fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Design> {
     let agent =
         match (&d.agent, embedded_demo) {
@@ -108,6 +123,10 @@ fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Des
     opts.sandbox = sandbox(d.sandbox);
     opts.timeout = Duration::from_secs(d.timeout);
     opts.retries = d.retries;
+    opts.judge = d
+        .judge
+        .as_deref()
+        .map(|j| harness::reading::judge::recorded_name(j, d.judge_model.as_deref()));
     Ok(Design::of_run(&opts, harness::agents::cli_version(&agent)))
 }
 
@@ -138,6 +157,11 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         retries: a.retries,
         resume: a.resume,
         pass_env: a.pass_env,
+        judge: a
+            .judge
+            .judge
+            .as_deref()
+            .map(|j| harness::reading::judge::recorded_name(j, a.judge.judge_model.as_deref())),
         prompt_stdin: a.prompt_stdin,
         plant_dir: a.plant_dir,
         keep_checkouts: a.keep_checkouts,
@@ -185,8 +209,25 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Run(a) => {
             require_agent(&a)?;
+            let judge = judge_of(&a.judge)?;
+            if judge.is_some() && a.out.is_none() {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "run --judge needs --out DIR: the judge reads the round's answers there once it is collected",
+                )
+                .into());
+            }
+            let jobs = a.judge.judge_jobs as usize;
             let (opts, exec) = run_options(*a);
-            harness::units::run(opts, exec)
+            let out = opts.out.clone();
+            let exit = harness::units::run(opts, exec)?;
+            match (judge, out) {
+                // The round is complete: the judge reads every answer, the round is re-derived.
+                (Some(judge), Some(out)) if out.join("ROUND_DONE").is_file() => {
+                    harness::commands::rejudge::rejudge(&out, &judge, jobs)
+                }
+                _ => Ok(exit),
+            }
         }
         Command::Plan(a) => {
             require_agent(&a)?;
@@ -202,6 +243,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 )
                 .into());
             }
+            if a.judge.judge.is_some() {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "harness plan runs no unit and reads no answer: --judge belongs to run (or rejudge after collect)",
+                )
+                .into());
+            }
             harness::units::plan_cmd(run_options(*a).0)
         }
         Command::Unit(a) => harness::units::unit_cmd(&a.out, a.index),
@@ -212,6 +260,16 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 json: a.format == FormatArg::Json,
             },
         ),
+        Command::Rejudge(a) => {
+            let Some(judge) = judge_of(&a.judge)? else {
+                return Err(harness::exit::Fail::new(
+                    harness::exit::Exit::Usage,
+                    "rejudge needs --judge AGENT (claude, codex, gemini, command:…, openai:URL)",
+                )
+                .into());
+            };
+            harness::commands::rejudge::rejudge(&a.out, &judge, a.judge.judge_jobs as usize)
+        }
         Command::Review(a) => {
             harness::commands::review::review(&harness::commands::review::ReviewOptions {
                 out: a.out,
@@ -302,7 +360,14 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 },
                 _ => unreachable!("clap requires --kind and --token without --batch"),
             };
-            commands::score(input, a.format == ScoreFormat::Json)
+            let judge = judge_of(&a.judge)?;
+            commands::score(
+                input,
+                a.question.as_deref(),
+                judge.as_ref(),
+                a.judge.judge_jobs as usize,
+                a.format == ScoreFormat::Json,
+            )
         }
         Command::Report(a) => harness::rescore::report(
             &a.out.or(a.out_flag).expect("clap requires OUT or --out"),

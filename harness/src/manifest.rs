@@ -149,10 +149,10 @@ impl Design {
     }
 }
 
-/// The judge a round's options choose; [`NO_JUDGE`] while the harness has no judge. (A judge
-/// option fills this from `RunOptions`, and `seal` records the same value.)
-pub fn judge_of(_opts: &crate::options::RunOptions) -> String {
-    NO_JUDGE.into()
+/// The judge a round's options choose (`--judge`, as [`crate::reading::judge::recorded_name`]
+/// names it), or [`NO_JUDGE`]; `seal --judge` records the same value.
+pub fn judge_of(opts: &crate::options::RunOptions) -> String {
+    opts.judge.clone().unwrap_or_else(|| NO_JUDGE.into())
 }
 
 /// The scorer's identity: a different lexicon classifies differently.

@@ -96,6 +96,9 @@ pub struct RunOptions {
     pub resume: bool,
     /// `--pass-env`.
     pub pass_env: Vec<String>,
+    /// The judge as records name it (`--judge`, with `--judge-model`): sealed in the design.
+    #[serde(default)]
+    pub judge: Option<String>,
     /// `--prompt-stdin`.
     pub prompt_stdin: bool,
     /// `--plant-dir`.
@@ -160,6 +163,7 @@ impl RunOptions {
             retries: 0,
             resume: false,
             pass_env: Vec::new(),
+            judge: None,
             prompt_stdin: false,
             plant_dir: "tracks/_meta/compaction".into(),
             keep_checkouts: false,

@@ -43,7 +43,17 @@ fn readme_exit_table_is_the_one_the_binary_prints() {
 fn version_names_the_scorer_fingerprint() {
     harness().arg("--version").assert().success().stdout(
         predicate::str::contains("fingerprint")
-            .and(predicate::str::contains(scorer::fingerprint())),
+            .and(predicate::str::contains(scorer::fingerprint()))
+            .and(predicate::str::contains(format!(
+                "judge rubric {} sha256 {}",
+                scorer::rubric::RUBRIC_VERSION,
+                &scorer::rubric::sha256()[..12]
+            ))),
+    );
+    // The fingerprint is the lexicon's joined with the rubric's sha256, not the lexicon's alone.
+    assert_ne!(
+        scorer::fingerprint(),
+        scorer::Lexicon::standard().fingerprint()
     );
 }
 

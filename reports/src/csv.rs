@@ -111,6 +111,7 @@ pub fn read_rows(text: &str, file: &str) -> Result<Vec<Row>, Error> {
             clarify,
             label: field(7).to_string(),
             excerpt: field(8).to_string(),
+            readings: None,
         });
     }
     Ok(rows)

@@ -81,6 +81,9 @@ fn value(v: &Value) -> J {
             o["zero_d"] = json!(zero_d);
             o
         }
+        Value::Agreement { n, agree, kappa } => {
+            json!({"type": "agreement", "n": n, "agree": agree, "kappa": kappa})
+        }
         Value::Unmeasured => json!({"type": "unmeasured"}),
     }
 }
@@ -120,7 +123,7 @@ impl Render for Json {
             .rows
             .iter()
             .map(|r| {
-                json!({
+                let mut row = json!({
                     "watermark": wm,
                     "qid": sanitize::excerpt(&r.qid, 200),
                     "kind": r.kind,
@@ -132,10 +135,15 @@ impl Render for Json {
                     "clarify": r.clarify,
                     "label": sanitize::excerpt(&r.label, 200),
                     "excerpt": sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
-                })
+                });
+                // Both readers' classes, only on rows a judge read.
+                if let Some(readings) = &r.readings {
+                    row["readings"] = json!(readings);
+                }
+                row
             })
             .collect();
-        let doc = json!({
+        let mut doc = json!({
             "schema_version": SCHEMA_VERSION,
             "manifest": report.meta.manifest,
             "verdict": {
@@ -169,6 +177,10 @@ impl Render for Json {
                 .map(|(id, text)| json!({"id": id, "text": text}))
                 .collect::<Vec<_>>(),
         });
+        // Lexicon-vs-judge agreement and Cohen's κ per kind, once a judge read any row.
+        if !s.agreement.is_empty() {
+            doc["readers"]["agreement"] = json!(s.agreement);
+        }
         let mut text = serde_json::to_string_pretty(&doc).expect("a json! value always serializes");
         text.push('\n');
         text
@@ -191,6 +203,8 @@ struct StoredRow {
     excerpt: String,
     #[serde(default)]
     standing: Option<crate::reading::Standing>,
+    #[serde(default)]
+    readings: Option<crate::reading::Readings>,
 }
 
 #[derive(Deserialize)]
@@ -233,6 +247,7 @@ pub fn read(text: &str, file: &str) -> Result<Report, Error> {
             label: r.label,
             excerpt: r.excerpt,
             standing: r.standing.unwrap_or(shown_standing),
+            readings: r.readings,
         });
     }
     Ok(Report::new(stored.meta, rows))

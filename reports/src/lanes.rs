@@ -26,6 +26,7 @@ pub fn fixture_row(qid: &str, kind: Kind, arm: Arm, rep: u32, class: Class) -> R
 fn row(qid: &str, kind: Kind, arm: Arm, rep: u32, class: Class) -> Row {
     Row {
         standing: Default::default(),
+        readings: None,
         qid: qid.to_string(),
         kind,
         arm,

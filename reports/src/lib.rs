@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agreement;
 pub mod brief;
 pub mod compare;
 pub mod csv;
@@ -89,6 +90,10 @@ pub struct Row {
     /// by the lexicon.
     #[serde(default)]
     pub standing: reading::Standing,
+    /// What the two readers read, when a judge read this answer (for agreement and Cohen's κ);
+    /// `None` when no judge reading exists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<reading::Readings>,
 }
 
 /// Whether the round's inputs were checked against a pre-registered manifest (§6.5).

@@ -84,6 +84,59 @@ impl Standing {
     }
 }
 
+/// Both readers' classes for one row a judge read: the lexicon's (certain or a guess) and the
+/// judge's, before the rule combined them. Agreement and Cohen's κ are computed from these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Readings {
+    /// The strict lexicon's class.
+    pub lexicon: scorer::Class,
+    /// Whether the lexicon was certain (no cue could change its class).
+    pub lexicon_certain: bool,
+    /// The judge's class.
+    pub judge: scorer::Class,
+}
+
+/// The decision rule of DESIGN §5.1 for one row, before any person's review: the lexicon's
+/// class and whether it was certain (with the cues that made it not), and the judge's class
+/// when the judge gave a reading. Both agree → `both`; lexicon certain and judge differs →
+/// `CONTESTED` (the row keeps the lexicon's class); lexicon uncertain → the judge's class
+/// (`judge`); no judge reading → the lexicon alone (`lexicon` when certain, else
+/// `UNDETERMINED`). Returns the class the row carries and its standing.
+pub fn decide(
+    lexicon: scorer::Class,
+    certain: bool,
+    cues: &[String],
+    judge: Option<scorer::Class>,
+) -> (scorer::Class, Standing) {
+    match (certain, judge) {
+        (true, None) => (
+            lexicon,
+            Standing::Decided {
+                by: DecidedBy::Lexicon,
+            },
+        ),
+        (true, Some(j)) if j == lexicon => (
+            lexicon,
+            Standing::Decided {
+                by: DecidedBy::Both,
+            },
+        ),
+        (true, Some(j)) => (lexicon, Standing::Contested { judge: j }),
+        (false, Some(j)) => (
+            j,
+            Standing::Decided {
+                by: DecidedBy::Judge,
+            },
+        ),
+        (false, None) => (
+            lexicon,
+            Standing::Undetermined {
+                cues: cues.to_vec(),
+            },
+        ),
+    }
+}
+
 /// The verdict cell of a row: the class when decided, else `UNDETERMINED (guess X)` /
 /// `CONTESTED (lexicon X, judge Y)`. Parsed back by [`parse_shown`].
 pub fn shown(row: &crate::Row) -> String {
@@ -122,6 +175,52 @@ pub fn parse_shown(cell: &str) -> Result<(scorer::Verdict, Standing), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_decision_rule_names_who_decided() {
+        use scorer::Class::{Fail, Hallucinated, Pass};
+        let cues = vec!["absence-words".to_string()];
+        assert_eq!(
+            decide(Pass, true, &[], None),
+            (
+                Pass,
+                Standing::Decided {
+                    by: DecidedBy::Lexicon
+                }
+            )
+        );
+        assert_eq!(
+            decide(Pass, true, &[], Some(Pass)),
+            (
+                Pass,
+                Standing::Decided {
+                    by: DecidedBy::Both
+                }
+            )
+        );
+        assert_eq!(
+            decide(Pass, true, &[], Some(Hallucinated)),
+            (
+                Pass,
+                Standing::Contested {
+                    judge: Hallucinated
+                }
+            )
+        );
+        assert_eq!(
+            decide(Fail, false, &cues, Some(Pass)),
+            (
+                Pass,
+                Standing::Decided {
+                    by: DecidedBy::Judge
+                }
+            )
+        );
+        assert_eq!(
+            decide(Fail, false, &cues, None),
+            (Fail, Standing::Undetermined { cues: cues.clone() })
+        );
+    }
 
     #[test]
     fn shown_cells_round_trip() {

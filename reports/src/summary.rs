@@ -291,6 +291,15 @@ pub enum Value {
         /// Items with D = 0.
         zero_d: u64,
     },
+    /// Two readers' agreement on one kind: rows, rows agreeing, Cohen's κ (`None`: undefined).
+    Agreement {
+        /// Rows both read.
+        n: u64,
+        /// Rows with the same class.
+        agree: u64,
+        /// Cohen's κ.
+        kappa: Option<f64>,
+    },
     /// Nothing could be measured; the note says why.
     Unmeasured,
 }
@@ -344,6 +353,19 @@ impl Value {
                     test.b, test.c, zero_d
                 ),
             },
+            Value::Agreement { n, agree, kappa } => {
+                let share = if *n == 0 {
+                    "UNMEASURED".to_string()
+                } else {
+                    format!("{:.3}", *agree as f64 / *n as f64)
+                };
+                match kappa {
+                    Some(k) => format!("{agree}/{n} rows agree ({share}), Cohen's κ={k:.3}"),
+                    None => format!(
+                        "{agree}/{n} rows agree ({share}), Cohen's κ UNMEASURED (one class only: chance agreement is 1)"
+                    ),
+                }
+            }
             Value::Unmeasured => "UNMEASURED".to_string(),
         }
     }
@@ -442,6 +464,9 @@ pub struct Summary {
     pub undecided: Vec<UndecidedRow>,
     /// Rows by who decided them (`lexicon`, `both`, `judge`, `person`).
     pub decided_by: BTreeMap<String, u64>,
+    /// Lexicon-vs-judge agreement and Cohen's κ per kind, on the rows a judge read (empty
+    /// without a judge).
+    pub agreement: Vec<crate::agreement::Agreement>,
 }
 
 /// A row no reader decided, as the verdict and the reports name it.
@@ -726,6 +751,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
     if decided.len() == rows.len() {
         let mut s = summarize_decided(rows, meta);
         s.decided_by = by;
+        s.agreement = crate::agreement::agreement(rows);
         return s;
     }
     let undecided: Vec<&Row> = rows.iter().filter(|r| !r.standing.decided()).collect();
@@ -757,6 +783,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
     let mut s = summarize_decided(&decided, meta);
     s.rows = rows.len() as u64;
     s.decided_by = by;
+    s.agreement = crate::agreement::agreement(rows);
     s.undecided = undecided
         .iter()
         .map(|r| {
@@ -930,6 +957,7 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         design_sealed: meta.design_sealed,
         undecided: Vec::new(),
         decided_by: BTreeMap::new(),
+        agreement: Vec::new(),
     };
     let (verdict, claimed, detail) = instrument_verdict(&s);
     s.verdict = verdict;
@@ -988,6 +1016,7 @@ impl Summary {
         self.conflict_lines(&mut out);
         self.item_lines(&mut out);
         self.contrast_lines(&mut out);
+        self.reader_lines(&mut out);
         let mut lines = out.0;
         self.note_undecided(&mut lines);
         lines
@@ -1304,6 +1333,59 @@ impl Lines {
 }
 
 impl Summary {
+    /// Who decided the rows, and how far the two readers agree: printed once a judge read any
+    /// row (a round read by the lexicon alone says so in its rows' `decided_by`).
+    fn reader_lines(&self, out: &mut Lines) {
+        if self.agreement.is_empty() {
+            return;
+        }
+        const RD: &str =
+            "Readers (DESIGN §5.1: lexicon, judge, person; undecided rows outside every number)";
+        for by in ["lexicon", "both", "judge", "person"] {
+            out.push(
+                &format!("decided_by:{by}"),
+                RD,
+                &format!("rows decided by {by}"),
+                Value::Count {
+                    count: self.decided_by.get(by).copied().unwrap_or(0),
+                },
+                String::new(),
+            );
+        }
+        for a in &self.agreement {
+            out.push(
+                &format!("agreement:{}", a.kind),
+                RD,
+                &format!("{} lexicon vs judge", a.kind),
+                Value::Agreement {
+                    n: a.n,
+                    agree: a.agree,
+                    kappa: a.kappa,
+                },
+                "the lexicon's class (certain or its guess) against the judge's, on rows the judge read".into(),
+            );
+        }
+        let contested: Vec<String> = self
+            .undecided
+            .iter()
+            .filter(|u| u.state == "CONTESTED")
+            .map(|u| u.name())
+            .collect();
+        out.push(
+            "contested",
+            RD,
+            "CONTESTED (lexicon certain, judge differs)",
+            Value::Count {
+                count: contested.len() as u64,
+            },
+            if contested.is_empty() {
+                String::new()
+            } else {
+                format!("{}; settle with `harness review`", contested.join(", "))
+            },
+        );
+    }
+
     /// Beside each headline number, the rows of its cell no reader decided: the number counts
     /// decided rows only, and "not decided" is never a pass or a fail.
     fn note_undecided(&self, lines: &mut [NumberLine]) {

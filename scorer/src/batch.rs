@@ -23,6 +23,9 @@ pub struct BatchRow {
     pub general: Option<String>,
     /// The answer text.
     pub answer: String,
+    /// The question as asked, shown to a judge (`--judge`); optional.
+    #[serde(default)]
+    pub question: Option<String>,
 }
 
 /// A parsed row and the line it came from.

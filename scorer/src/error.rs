@@ -108,6 +108,10 @@ pub enum Error {
         line: usize,
         message: String,
     },
+    /// A judge's reply is not a reading under the rubric (not the strict JSON object, a class
+    /// the kind does not allow, a contradicting `refuses`, a reason that is not one line).
+    #[error("judge reply is no reading: {message}")]
+    Judgement { message: String },
     /// A lexicon pattern failed to compile; `index` is its position in `list`.
     #[error("{list} pattern #{index} `{pattern}` does not compile: {message}")]
     Pattern {
@@ -141,7 +145,7 @@ impl Error {
             | Error::Corpus { line, .. }
             | Error::Batch { line, .. }
             | Error::Extension { line, .. } => Some(*line),
-            Error::Unmeasured { .. } | Error::Pattern { .. } => None,
+            Error::Unmeasured { .. } | Error::Pattern { .. } | Error::Judgement { .. } => None,
         }
     }
 }

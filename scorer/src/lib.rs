@@ -12,13 +12,20 @@ pub mod fixtures;
 pub mod lexicon;
 pub mod model;
 pub mod qset;
+pub mod rubric;
 
 pub use classify::{classify, evaluate, evaluate_as, Evidence, TokenMatch};
 pub use cues::Cue;
 pub use error::Error;
-pub use lexicon::{fingerprint, Lexicon, LEXICON_VERSION};
+pub use lexicon::{Lexicon, LEXICON_VERSION};
 pub use model::{Arm, Class, Kind, Verdict};
 pub use qset::{Qset, Question};
+
+/// The standard scorer's fingerprint for manifests and rounds: the standard lexicon's
+/// fingerprint joined with the judge rubric's sha256 ([`rubric::joined_fingerprint`]).
+pub fn fingerprint() -> String {
+    rubric::joined_fingerprint(&Lexicon::standard().fingerprint())
+}
 
 /// The qset parser's error: the crate's one error type under the name the callers use.
 pub type QsetError = Error;

@@ -1,6 +1,7 @@
 //! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
 
 pub mod compare;
+pub mod rejudge;
 pub mod review;
 
 use crate::demo;
@@ -32,14 +33,39 @@ pub enum ScoreInput<'a> {
     Batch(&'a Path),
 }
 
+/// One answer `score` reads: its name in the output, its question and its bytes.
+struct Scored<'a> {
+    /// `("file", name)`, `("line", n)` with an id, or nothing for a lone file.
+    label: Label,
+    kind: Kind,
+    token: &'a str,
+    general: Option<&'a str>,
+    question: Option<&'a str>,
+    bytes: &'a [u8],
+}
+
+enum Label {
+    Lone,
+    File(String),
+    Line(usize, Option<String>),
+}
+
 /// Classifies answers and prints one verdict per answer, in input order. One answer file prints
 /// the bare class (or one JSON object); several print `<file>\t<class>`; a batch prints
 /// `<id or line>\t<class>`. Every input is read and checked before the first line is printed,
 /// so a bad one leaves no partial output. In text, names are cleaned so they cannot add lines or
-/// columns; JSON carries them as they are (its escaping keeps the structure).
-pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
+/// columns; JSON carries them as they are (its escaping keeps the structure). With a judge,
+/// every non-empty answer is also read by it (`judge_jobs` at once) and the row's class follows
+/// the decision rule ([`reports::reading::decide`]), with `decided_by` in JSON.
+pub fn score(
+    input: ScoreInput<'_>,
+    question: Option<&str>,
+    judge: Option<&crate::reading::judge::Judge>,
+    judge_jobs: usize,
+    json: bool,
+) -> Result<Exit> {
     let reading = crate::reading::active();
-    let judge = |bytes: &[u8], kind: Kind, token: &str, general: Option<&str>| {
+    let lexicon = |bytes: &[u8], kind: Kind, token: &str, general: Option<&str>| {
         scorer::evaluate_as(
             &reading.lexicon,
             reading.token_match,
@@ -49,7 +75,9 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
             general,
         )
     };
-    let mut lines = Vec::new();
+    let answers;
+    let batch;
+    let mut items: Vec<Scored<'_>> = Vec::new();
     match input {
         ScoreInput::Files {
             kind,
@@ -63,40 +91,76 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
             if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
                 return Err(Fail::new(Exit::Usage, "stdin (`-`) can be read only once").into());
             }
-            let answers = files
+            answers = files
                 .iter()
                 .map(|f| read_answer_input(f, "answer file"))
                 .collect::<Result<Vec<_>>>()?;
             let one = files.len() == 1;
             for (file, bytes) in files.iter().zip(&answers) {
-                let ev = judge(bytes, kind, token, general);
-                let name = file.display().to_string();
-                lines.push(match (json, one) {
-                    (true, true) => evidence_json(&ev, None).to_string(),
-                    (true, false) => evidence_json(&ev, Some(("file", name.into()))).to_string(),
-                    (false, true) => shown_verdict(&ev),
-                    (false, false) => format!("{}\t{}", clean_line(&name, 200), shown_verdict(&ev)),
+                items.push(Scored {
+                    label: if one {
+                        Label::Lone
+                    } else {
+                        Label::File(file.display().to_string())
+                    },
+                    kind,
+                    token,
+                    general,
+                    question,
+                    bytes,
                 });
             }
         }
         ScoreInput::Batch(path) => {
-            let rows = read_batch(path)?;
-            for n in &rows {
+            batch = read_batch(path)?;
+            for n in &batch {
                 let r = &n.row;
-                let ev = judge(r.answer.as_bytes(), r.kind, &r.token, r.general.as_deref());
-                lines.push(if json {
-                    let mut v = evidence_json(&ev, Some(("line", n.line.into())));
-                    if let Some(id) = &r.id {
-                        v["id"] = id.as_str().into();
-                    }
-                    v.to_string()
-                } else {
-                    let label = r.id.as_deref().map(|id| clean_line(id, 200));
-                    let label = label.unwrap_or_else(|| n.line.to_string());
-                    format!("{label}\t{}", shown_verdict(&ev))
+                items.push(Scored {
+                    label: Label::Line(n.line, r.id.clone()),
+                    kind: r.kind,
+                    token: &r.token,
+                    general: r.general.as_deref(),
+                    question: r.question.as_deref(),
+                    bytes: r.answer.as_bytes(),
                 });
             }
         }
+    }
+    let evidence: Vec<scorer::Evidence> = items
+        .iter()
+        .map(|i| lexicon(i.bytes, i.kind, i.token, i.general))
+        .collect();
+    let calls: Vec<Option<crate::reading::judge::JudgeCall>> = match judge {
+        None => items.iter().map(|_| None).collect(),
+        Some(j) => judge_all(j, &items, &evidence, judge_jobs),
+    };
+    let mut lines = Vec::new();
+    for ((item, ev), call) in items.iter().zip(&evidence).zip(&calls) {
+        let row = Decision::of(ev, call.as_ref());
+        lines.push(if json {
+            let mut v = evidence_json(ev, &row, call.as_ref());
+            match &item.label {
+                Label::Lone => {}
+                Label::File(name) => v["file"] = name.as_str().into(),
+                Label::Line(line, id) => {
+                    v["line"] = (*line).into();
+                    if let Some(id) = id {
+                        v["id"] = id.as_str().into();
+                    }
+                }
+            }
+            v.to_string()
+        } else {
+            let shown = row.shown(ev);
+            match &item.label {
+                Label::Lone => shown,
+                Label::File(name) => format!("{}\t{shown}", clean_line(name, 200)),
+                Label::Line(line, id) => {
+                    let label = id.as_deref().map(|id| clean_line(id, 200));
+                    format!("{}\t{shown}", label.unwrap_or_else(|| line.to_string()))
+                }
+            }
+        });
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in &lines {
@@ -104,6 +168,74 @@ pub fn score(input: ScoreInput<'_>, json: bool) -> Result<Exit> {
     }
     out.flush()?;
     Ok(Exit::Ok)
+}
+
+/// Every non-empty answer read by the judge, `jobs` calls at once, in input order. An empty
+/// answer is `VOID` with certainty and is never sent.
+fn judge_all(
+    judge: &crate::reading::judge::Judge,
+    items: &[Scored<'_>],
+    evidence: &[scorer::Evidence],
+    jobs: usize,
+) -> Vec<Option<crate::reading::judge::JudgeCall>> {
+    let sent: Vec<usize> = (0..items.len())
+        .filter(|&i| evidence[i].verdict.class != scorer::Class::Void)
+        .collect();
+    let asks: Vec<(scorer::rubric::Item<'_>, String)> = sent
+        .iter()
+        .map(|&i| {
+            let item = &items[i];
+            (
+                scorer::rubric::Item {
+                    kind: item.kind,
+                    question: item.question.unwrap_or("(not given)"),
+                    token: item.token,
+                    general: item.general,
+                },
+                String::from_utf8_lossy(item.bytes).into_owned(),
+            )
+        })
+        .collect();
+    let mut calls: Vec<Option<crate::reading::judge::JudgeCall>> =
+        items.iter().map(|_| None).collect();
+    for (i, call) in sent.into_iter().zip(judge.read_all(&asks, jobs)) {
+        calls[i] = Some(call);
+    }
+    calls
+}
+
+/// One row's decision: the class it carries and who decided it.
+struct Decision {
+    class: scorer::Class,
+    standing: reports::reading::Standing,
+}
+
+impl Decision {
+    fn of(ev: &scorer::Evidence, call: Option<&crate::reading::judge::JudgeCall>) -> Decision {
+        let cues: Vec<String> = ev.cues.iter().map(|c| c.as_str().to_string()).collect();
+        let judged = call.and_then(|c| c.reading.as_ref()).map(|j| j.class);
+        let (class, standing) =
+            reports::reading::decide(ev.verdict.class, ev.certain(), &cues, judged);
+        Decision { class, standing }
+    }
+
+    /// The class as printed: the decided class (with `TYPED_` when the answer was typed),
+    /// `UNDETERMINED guess=… cues=…` or `CONTESTED lexicon=… judge=…`.
+    fn shown(&self, ev: &scorer::Evidence) -> String {
+        use reports::reading::Standing;
+        let typed = if ev.verdict.typed { "TYPED_" } else { "" };
+        match &self.standing {
+            Standing::Decided { .. } => format!("{typed}{}", self.class),
+            Standing::Undetermined { cues } => format!(
+                "{UNDETERMINED} guess={} cues={}",
+                ev.verdict,
+                cues.join(",")
+            ),
+            Standing::Contested { judge } => {
+                format!("CONTESTED lexicon={} judge={judge}", ev.verdict)
+            }
+        }
+    }
 }
 
 /// A JSONL batch read and parsed; errors name the file (`<stdin>` for `-`) and line.
@@ -141,19 +273,30 @@ fn read_answer_input(file: &Path, what: &str) -> Result<Vec<u8>> {
         .map_err(|e| Fail::new(Exit::Usage, format!("{what} {}: {e}", file.display())).into())
 }
 
-/// The evidence behind one verdict as JSON, with one extra field naming the answer.
+/// The evidence behind one verdict as JSON: the decided class (or `UNDETERMINED` /
+/// `CONTESTED`), who decided it, the lexicon's evidence and the judge's call when there was one.
 fn evidence_json(
     ev: &scorer::Evidence,
-    extra: Option<(&str, serde_json::Value)>,
+    row: &Decision,
+    call: Option<&crate::reading::judge::JudgeCall>,
 ) -> serde_json::Value {
+    use reports::reading::Standing;
+    let class = match &row.standing {
+        Standing::Decided { .. } => row.class.as_str(),
+        Standing::Undetermined { .. } => UNDETERMINED,
+        Standing::Contested { .. } => "CONTESTED",
+    };
     let mut v = serde_json::json!({
-        "class": if ev.certain() { ev.verdict.class.as_str() } else { UNDETERMINED },
-        "verdict": shown_verdict(ev),
+        "class": class,
+        "verdict": row.shown(ev),
+        "decided_by": row.standing.decided_by().map(|d| d.as_str()),
         "typed": ev.verdict.typed,
         "has_tok": ev.has_tok,
         "has_ref": ev.has_ref,
         "refusal_match": ev.refusal_match,
         "clarify": ev.clarify,
+        "lexicon": ev.verdict.class.as_str(),
+        "lexicon_certain": ev.certain(),
     });
     if !ev.certain() {
         v["guess"] = ev.verdict.class.as_str().into();
@@ -164,28 +307,14 @@ fn evidence_json(
             .collect::<Vec<_>>()
             .into();
     }
-    if let Some((k, x)) = extra {
-        v[k] = x;
+    if let Some(call) = call {
+        v["judge"] = serde_json::to_value(call).unwrap_or(serde_json::Value::Null);
     }
     v
 }
 
 /// The class of a row no reader could decide: never a pass or a fail.
 pub const UNDETERMINED: &str = "UNDETERMINED";
-
-/// The verdict as `score` prints it: the strict class when certain, else `UNDETERMINED` with
-/// the strict class as its guess and the cues that made it uncertain.
-fn shown_verdict(ev: &scorer::Evidence) -> String {
-    if ev.certain() {
-        return ev.verdict.to_string();
-    }
-    let cues: Vec<&str> = ev.cues.iter().map(|c| c.as_str()).collect();
-    format!(
-        "{UNDETERMINED} guess={} cues={}",
-        ev.verdict,
-        cues.join(",")
-    )
-}
 
 /// Inputs shared by `gate` and `seal`.
 pub struct GateArgs<'a> {

@@ -2,6 +2,7 @@
 //! extended by a user's `--lexicon FILE`, and the token rule. Chosen once per command; every
 //! fingerprint the process records names it.
 
+pub mod judge;
 pub mod review;
 
 use crate::exit::{Exit, Fail};
@@ -64,17 +65,16 @@ impl Reading {
     }
 
     /// The fingerprint of the reading actually used: the lexicon's (which covers an
-    /// extension's sha256), and, under `--token-match exact`, that rule too, so a manifest
+    /// extension's sha256) joined with the judge rubric's sha256, and, under `--token-match exact`, that rule too, so a manifest
     /// sealed for one token rule does not verify a round scored with the other.
     pub fn fingerprint(&self) -> String {
+        let joined = scorer::rubric::joined_fingerprint(&self.lexicon.fingerprint());
         match self.token_match {
-            TokenMatch::Word => self.lexicon.fingerprint(),
-            TokenMatch::Exact => {
-                Sha256::digest(format!("{}\ntoken-match exact", self.lexicon.fingerprint()))
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect()
-            }
+            TokenMatch::Word => joined,
+            TokenMatch::Exact => Sha256::digest(format!("{joined}\ntoken-match exact"))
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect(),
         }
     }
 }

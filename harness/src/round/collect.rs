@@ -32,6 +32,7 @@ pub struct Entry {
 pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<Row>> {
     let reading = crate::reading::active();
     let decisions = crate::reading::review::load(out)?;
+    let judged = crate::reading::judge::load(out)?;
     let mut rows = Vec::new();
     for e in entries {
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
@@ -56,6 +57,12 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
             q.general.as_deref(),
         );
         let person = crate::reading::review::class_for(&decisions, &e.label, e.rep, &bytes)?;
+        let judge = crate::reading::judge::class_for(&judged, &e.label, e.rep, &bytes);
+        let readings = judge.map(|j| reports::reading::Readings {
+            lexicon: ev.verdict.class,
+            lexicon_certain: ev.certain(),
+            judge: j,
+        });
         let mut verdict = ev.verdict;
         let standing = match person {
             Some(class) => {
@@ -64,10 +71,13 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
                     by: reports::reading::DecidedBy::Person,
                 }
             }
-            None if ev.certain() => reports::reading::Standing::default(),
-            None => reports::reading::Standing::Undetermined {
-                cues: ev.cues.iter().map(|c| c.as_str().to_string()).collect(),
-            },
+            None => {
+                let cues: Vec<String> = ev.cues.iter().map(|c| c.as_str().to_string()).collect();
+                let (class, standing) =
+                    reports::reading::decide(ev.verdict.class, ev.certain(), &cues, judge);
+                verdict.class = class;
+                standing
+            }
         };
         rows.push(Row {
             qid: e.qid.clone(),
@@ -79,6 +89,7 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
             label: e.label.clone(),
             excerpt: String::from_utf8_lossy(&bytes).into_owned(),
             standing,
+            readings,
         });
     }
     Ok(rows)

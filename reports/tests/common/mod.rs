@@ -51,6 +51,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
 pub fn row(qid: &str, kind: Kind, arm: Arm, rep: u32, class: Class, typed: bool) -> Row {
     Row {
         standing: Default::default(),
+        readings: None,
         qid: qid.into(),
         kind,
         arm,

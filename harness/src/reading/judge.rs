@@ -1,0 +1,481 @@
+//! The second reader (DESIGN §5.1): an LLM asked, with the scorer's versioned rubric, what one
+//! answer does. Three transports: a preset (`claude`, `codex`, `gemini`, run with its tools off
+//! in an empty temp folder with a fresh home, never a checkout), `command:TEMPLATE` (the same
+//! template forms as `--agent`: `{prompt}`, `{prompt_file}`, `{model}`; the program prints the
+//! JSON object on stdout) and `openai:URL` (an OpenAI-compatible chat-completions endpoint over
+//! plain HTTP, e.g. a llama.cpp, Ollama or vLLM server on loopback; `--judge-model`).
+//!
+//! A call that fails to start, times out, exits non-zero or answers anything but the rubric's
+//! strict JSON is **no reading**: never a class. It is retried (`--judge-retries`) like a
+//! dispatch. The judge is shown the question, the values and the answer, never the arm.
+
+use anyhow::{anyhow, bail, Result};
+use runners::{AgentKind, AgentSpec};
+use scorer::rubric::{self, Item, Judgement};
+use serde::{Deserialize, Serialize};
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How a judge is reached.
+#[derive(Debug, Clone)]
+enum Transport {
+    /// A preset CLI or a `command:` template, run as a child process.
+    Process(AgentSpec),
+    /// An OpenAI-compatible chat-completions endpoint.
+    OpenAi {
+        /// `http://host:port/path` as given (the base; `/chat/completions` is appended).
+        base: String,
+    },
+}
+
+/// A judge chosen by `--judge`, with its model, time limit and retries.
+#[derive(Debug, Clone)]
+pub struct Judge {
+    /// The `--judge` value as given (recorded in rounds and manifests).
+    pub spec: String,
+    transport: Transport,
+    /// `--judge-model`.
+    pub model: Option<String>,
+    /// Per call.
+    pub timeout: Duration,
+    /// Extra attempts after a call that gave no reading.
+    pub retries: u32,
+}
+
+/// How manifests, designs and judge records name a judge: the `--judge` spec, and the model
+/// when `--judge-model` was given.
+pub fn recorded_name(spec: &str, model: Option<&str>) -> String {
+    match model {
+        Some(m) => format!("{spec} (model {m})"),
+        None => spec.to_string(),
+    }
+}
+
+/// What one judged answer came to: a reading, or why there is none, with what it cost.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JudgeCall {
+    /// The validated reading; `None` is no reading (never a class).
+    pub reading: Option<Judgement>,
+    /// Why the last attempt gave no reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// Attempts made (1 + retries used).
+    pub attempts: u32,
+    /// Input tokens over all attempts, when the transport reported them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Output tokens over all attempts, when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Cost in USD over all attempts, when the transport computed one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// Wall time over all attempts, milliseconds.
+    pub duration_ms: u64,
+}
+
+/// What one attempt reported beside its reply.
+#[derive(Default)]
+struct Spent {
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+    cost_usd: Option<f64>,
+}
+
+fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        (x, y) => Some(x.unwrap_or(0) + y.unwrap_or(0)),
+    }
+}
+
+/// The flags that turn a preset's tools off (inserted right after its subcommand), so a judge
+/// reads only its prompt. Claude: an empty tool list; Codex: a read-only sandbox (in an empty
+/// folder there is nothing to read); Gemini: the default approval mode, in which a headless
+/// run refuses every tool that needs approval.
+fn tools_off(spec: &mut AgentSpec) {
+    let (at, args): (usize, &[&str]) = match spec.kind {
+        AgentKind::Preset(runners::Preset::Claude) => (2, &["--tools", ""]),
+        AgentKind::Preset(runners::Preset::Codex) => (2, &["--sandbox", "read-only"]),
+        AgentKind::Preset(runners::Preset::Gemini) => (1, &["--approval-mode", "default"]),
+        _ => return,
+    };
+    let at = at.min(spec.template.len());
+    for (i, a) in args.iter().enumerate() {
+        spec.template.insert(at + i, a.to_string());
+    }
+}
+
+impl Judge {
+    /// Parses `--judge`: `claude`, `codex`, `gemini`, `command:TEMPLATE` or `openai:URL`
+    /// (`openai:` needs `--judge-model`). A baseline agent is refused: it cannot read meaning.
+    pub fn parse(
+        spec: &str,
+        model: Option<String>,
+        timeout: Duration,
+        retries: u32,
+    ) -> Result<Judge> {
+        let transport = if let Some(url) = spec.strip_prefix("openai:") {
+            if !url.starts_with("http://") {
+                bail!("--judge openai:URL takes a plain http:// URL (e.g. openai:http://127.0.0.1:8080/v1); https is not supported");
+            }
+            if model.as_deref().is_none_or(str::is_empty) {
+                bail!(
+                    "--judge openai:URL needs --judge-model (the model name the endpoint serves)"
+                );
+            }
+            Transport::OpenAi {
+                base: url.trim_end_matches('/').to_string(),
+            }
+        } else {
+            let mut agent = AgentSpec::parse(spec, None)
+                .map_err(|e| anyhow!("--judge {}: {e}", crate::text::clean_line(spec, 80)))?;
+            if matches!(agent.kind, AgentKind::Baseline(_)) {
+                bail!("--judge: a baseline agent cannot read an answer's meaning; use claude, codex, gemini, command:… or openai:URL");
+            }
+            // A judge runs in an empty temp folder: a relative program path (`./judge.sh`) is
+            // the one the user meant, from where they ran the harness.
+            if let Some(program) = agent.template.first_mut() {
+                let p = std::path::Path::new(program.as_str());
+                if program.contains('/') && p.is_relative() {
+                    *program = std::env::current_dir()?.join(p).display().to_string();
+                }
+            }
+            tools_off(&mut agent);
+            Transport::Process(agent)
+        };
+        Ok(Judge {
+            spec: spec.to_string(),
+            transport,
+            model,
+            timeout,
+            retries,
+        })
+    }
+
+    /// What records name this judge by: its spec, and its model when one was given.
+    pub fn describe(&self) -> String {
+        recorded_name(&self.spec, self.model.as_deref())
+    }
+
+    /// Reads one answer. An empty answer is never sent (it is `VOID`, the lexicon's). Every
+    /// failure is retried up to `retries` times; the last failure is kept when none read.
+    pub fn read(&self, item: &Item<'_>, answer: &str) -> JudgeCall {
+        let prompt = rubric::prompt(item, answer);
+        let mut call = JudgeCall::default();
+        let started = Instant::now();
+        for _ in 0..=self.retries {
+            call.attempts += 1;
+            let mut spent = Spent::default();
+            let reply = match &self.transport {
+                Transport::Process(agent) => self.run_process(agent, &prompt, &mut spent),
+                Transport::OpenAi { base } => self.post_openai(base, &prompt, &mut spent),
+            };
+            call.input_tokens = add(call.input_tokens, spent.input_tokens);
+            call.output_tokens = add(call.output_tokens, spent.output_tokens);
+            call.cost_usd = match (call.cost_usd, spent.cost_usd) {
+                (None, None) => None,
+                (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+            };
+            match reply.and_then(|text| {
+                rubric::parse_judgement(&text, item.kind, item.general.is_some())
+                    .map_err(anyhow::Error::from)
+            }) {
+                Ok(j) => {
+                    call.reading = Some(j);
+                    call.failure = None;
+                    break;
+                }
+                Err(e) => call.failure = Some(crate::text::clean_line(&format!("{e:#}"), 300)),
+            }
+        }
+        call.duration_ms = started.elapsed().as_millis() as u64;
+        call
+    }
+
+    /// Reads every answer, `jobs` calls at once, results in input order.
+    pub fn read_all(&self, items: &[(Item<'_>, String)], jobs: usize) -> Vec<JudgeCall> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        let next = AtomicUsize::new(0);
+        let out: Mutex<Vec<JudgeCall>> = Mutex::new(vec![JudgeCall::default(); items.len()]);
+        std::thread::scope(|s| {
+            for _ in 0..jobs.max(1).min(items.len().max(1)) {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((item, answer)) = items.get(i) else {
+                        break;
+                    };
+                    let call = self.read(item, answer);
+                    out.lock().expect("judge results")[i] = call;
+                });
+            }
+        });
+        out.into_inner().expect("judge results")
+    }
+
+    fn run_process(&self, agent: &AgentSpec, prompt: &str, spent: &mut Spent) -> Result<String> {
+        // An empty folder to run in and a fresh home: the judge sees no checkout, no memory.
+        let root = tempfile::Builder::new().prefix("judge-").tempdir()?;
+        let work = root.path().join("work");
+        std::fs::create_dir(&work)?;
+        let home = runners::process::DispatchHome::create(&root.path().join("d"))?;
+        if let Some(user_home) = std::env::var_os("HOME").map(PathBuf::from) {
+            runners::agent::install_credentials(agent, &user_home, &home.home)?;
+        }
+        let prompt_file = home.write_prompt_file(prompt)?;
+        let exe = std::env::current_exe()?;
+        let argv = agent.argv(&runners::agent::Invocation {
+            prompt,
+            prompt_file: &prompt_file,
+            model: self.model.as_deref(),
+            workdir: &work,
+            harness_exe: &exe,
+        })?;
+        let mut run = runners::process::RunSpec::new(argv, work.clone(), home, self.timeout);
+        run.pass_env = agent.credential_env.clone();
+        if agent.prompt_stdin {
+            run.stdin = Some(prompt.as_bytes().to_vec());
+        }
+        let groups = runners::process::ProcessGroups::new();
+        let out = runners::process::run(&run, &groups)?;
+        let activity = runners::read_activity(agent, &out.stdout, &out.stderr);
+        spent.input_tokens = activity.input_tokens;
+        spent.output_tokens = activity.output_tokens;
+        spent.cost_usd = activity.cost_usd;
+        if out.timed_out {
+            bail!("the judge timed out after {}s", self.timeout.as_secs());
+        }
+        if let Some(reason) = out.failure_reason() {
+            bail!("the judge failed: {reason}");
+        }
+        let answer = runners::agent::extract_answer(agent, &out.stdout)?;
+        String::from_utf8(answer).map_err(|_| anyhow!("the judge's stdout is not UTF-8"))
+    }
+
+    fn post_openai(&self, base: &str, prompt: &str, spent: &mut Spent) -> Result<String> {
+        let url = format!("{base}/chat/completions");
+        let body = serde_json::json!({
+            "model": self.model,
+            "temperature": 0,
+            "messages": [{"role": "user", "content": prompt}],
+        })
+        .to_string();
+        let reply = http_post_json(&url, &body, self.timeout)?;
+        let v: serde_json::Value = serde_json::from_str(&reply)
+            .map_err(|e| anyhow!("the endpoint's reply is not JSON: {e}"))?;
+        if let Some(u) = v.get("usage") {
+            spent.input_tokens = u.get("prompt_tokens").and_then(|x| x.as_u64());
+            spent.output_tokens = u.get("completion_tokens").and_then(|x| x.as_u64());
+        }
+        v.pointer("/choices/0/message/content")
+            .and_then(|c| c.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| anyhow!("the endpoint's reply has no choices[0].message.content"))
+    }
+}
+
+/// One HTTP/1.1 POST over plain TCP with `Connection: close`, the whole exchange bounded by
+/// `timeout`. Returns the body of a 200 reply; any other status is an error naming it.
+fn http_post_json(url: &str, body: &str, timeout: Duration) -> Result<String> {
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| anyhow!("not an http:// URL"))?;
+    let (hostport, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    let addr = if hostport.contains(':') {
+        hostport.to_string()
+    } else {
+        format!("{hostport}:80")
+    };
+    let deadline = Instant::now() + timeout;
+    let sock = addr
+        .to_socket_addrs()?
+        .next()
+        .ok_or_else(|| anyhow!("{hostport}: no address"))?;
+    let mut stream = TcpStream::connect_timeout(&sock, timeout)
+        .map_err(|e| anyhow!("connecting to {hostport}: {e}"))?;
+    let left = |d: Instant| {
+        d.checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| anyhow!("the endpoint timed out after {}s", timeout.as_secs()))
+    };
+    stream.set_write_timeout(Some(left(deadline)?))?;
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    stream.flush()?;
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        stream.set_read_timeout(Some(left(deadline)?))?;
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                bail!("the endpoint timed out after {}s", timeout.as_secs())
+            }
+            Err(e) => return Err(e.into()),
+        }
+        if raw.len() > 16 << 20 {
+            bail!("the endpoint's reply is larger than 16 MiB");
+        }
+    }
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| anyhow!("the endpoint's reply is not HTTP"))?;
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let status_line = head.lines().next().unwrap_or("");
+    let status = status_line.split_whitespace().nth(1).unwrap_or("");
+    let mut payload = raw[split + 4..].to_vec();
+    if head
+        .lines()
+        .any(|l| l.to_ascii_lowercase().starts_with("transfer-encoding:") && l.contains("chunked"))
+    {
+        payload = dechunk(&payload)?;
+    }
+    if status != "200" {
+        bail!(
+            "the endpoint answered {}",
+            crate::text::clean_line(status_line, 80)
+        );
+    }
+    String::from_utf8(payload).map_err(|_| anyhow!("the endpoint's reply is not UTF-8"))
+}
+
+fn dechunk(mut data: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let eol = data
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or_else(|| anyhow!("bad chunked reply"))?;
+        let size_text = String::from_utf8_lossy(&data[..eol]);
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|_| anyhow!("bad chunk size"))?;
+        data = &data[eol + 2..];
+        if size == 0 {
+            return Ok(out);
+        }
+        if data.len() < size {
+            bail!("truncated chunked reply");
+        }
+        out.extend_from_slice(&data[..size]);
+        data = data.get(size + 2..).unwrap_or(&[]);
+    }
+}
+
+/// The judge readings of a round, beside its answers (`harness rejudge`, `run --judge`).
+pub const FILE: &str = "judge.jsonl";
+
+/// One judge call on one answer of a round: which row, the bytes it read (sha256), the rubric
+/// it read them with, the judge, and what came of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeRecord {
+    /// The dispatch label.
+    pub label: String,
+    /// The rep.
+    pub rep: u32,
+    /// sha256 hex of the answer bytes the judge read.
+    pub answer_sha256: String,
+    /// sha256 of the rubric the prompt was built from.
+    pub rubric_sha256: String,
+    /// The judge as [`Judge::describe`] names it.
+    pub judge: String,
+    /// The reading, or why there is none, and what it cost.
+    pub call: JudgeCall,
+}
+
+/// Every judge record of the out-dir (none when the file is absent); a bad line is an error
+/// naming file and line.
+pub fn load(out: &std::path::Path) -> Result<Vec<JudgeRecord>> {
+    let path = out.join(FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => bail!("{}: {e}", path.display()),
+    };
+    let mut all = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: JudgeRecord = serde_json::from_str(line)
+            .map_err(|e| anyhow!("{}:{}: not a judge record: {e}", path.display(), i + 1))?;
+        all.push(r);
+    }
+    Ok(all)
+}
+
+/// Replaces the out-dir's judge records with `records` (the whole file written to a temp name
+/// and renamed: a crash leaves the old file or the new one).
+pub fn store(out: &std::path::Path, records: &[JudgeRecord]) -> Result<()> {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r)?);
+        text.push('\n');
+    }
+    crate::journal::write_atomic(&out.join(FILE), text.as_bytes())
+}
+
+/// The judge's class for this row: the last record for (label, rep) made on these answer bytes
+/// with this build's rubric, when it gave a reading. A record on other bytes or another rubric
+/// is not a reading of this answer (`None`, as with no judge).
+pub fn class_for(
+    records: &[JudgeRecord],
+    label: &str,
+    rep: u32,
+    answer: &[u8],
+) -> Option<scorer::Class> {
+    let r = records
+        .iter()
+        .rev()
+        .find(|r| r.label == label && r.rep == rep)?;
+    if r.answer_sha256 != crate::reading::review::sha256_hex(answer)
+        || r.rubric_sha256 != rubric::sha256()
+    {
+        return None;
+    }
+    r.call.reading.as_ref().map(|j| j.class)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_bodies_are_joined() {
+        assert_eq!(
+            dechunk(b"3\r\nabc\r\n2;x=1\r\nde\r\n0\r\n\r\n").unwrap(),
+            b"abcde"
+        );
+        assert!(dechunk(b"9\r\nabc").is_err());
+    }
+
+    #[test]
+    fn specs_parse_and_refuse() {
+        let t = Duration::from_secs(5);
+        assert!(Judge::parse("openai:http://127.0.0.1:1/v1", None, t, 0).is_err());
+        assert!(Judge::parse("openai:https://x/v1", Some("m".into()), t, 0).is_err());
+        assert!(Judge::parse("baseline-grep", None, t, 0).is_err());
+        let j = Judge::parse("claude", None, t, 0).unwrap();
+        let Transport::Process(a) = &j.transport else {
+            panic!()
+        };
+        assert_eq!(&a.template[..4], ["claude", "-p", "--tools", ""]);
+        assert!(Judge::parse("command:echo {prompt}", None, t, 0).is_ok());
+    }
+}

@@ -1,0 +1,619 @@
+//! The second reader (`--judge`, DESIGN §5.1) driven end to end: a scripted `command:` judge
+//! (tests/agents/judge.sh) and an OpenAI-compatible server on loopback (a thread in this test
+//! answering canned JSON). Each test checks who decided the row, and that a judge that answers
+//! garbage, hangs or exits non-zero gives no reading and never a class.
+
+mod common;
+
+use common::{agents_dir, TestEnv};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+/// A negative answer the strict lexicon reads as PASS with certainty.
+const CERTAIN_REFUSAL: &str = "I could not find the deploy region anywhere in the repository.";
+/// A negative answer in everyday phrasing the strict lexicon cannot read: UNDETERMINED.
+const UNCERTAIN_REFUSAL: &str = "Nothing in the repo pins that.";
+
+fn judge_cmd(args: &str) -> String {
+    format!("command:{} {args}", agents_dir().join("judge.sh").display())
+}
+
+/// `harness score --format json` of one negative answer with `extra` flags.
+fn score(env: &TestEnv, answer: &str, extra: &[&str]) -> serde_json::Value {
+    let file = env.tmp().join(format!("answer-{}.txt", rand_suffix()));
+    std::fs::write(&file, answer).unwrap();
+    let out = env
+        .harness()
+        .args([
+            "score",
+            "--kind",
+            "negative",
+            "--token",
+            "eu-west-9",
+            "--question",
+            "Which region does the nightly job deploy to?",
+            "--format",
+            "json",
+        ])
+        .args(extra)
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn rand_suffix() -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    N.fetch_add(1, Ordering::SeqCst).to_string()
+}
+
+#[test]
+fn a_command_judge_decides_as_the_rule_says() {
+    let env = TestEnv::new();
+    let log = env.tmp().join("prompts.log");
+    let log_s = log.display().to_string();
+    // No judge: the certain row is the lexicon's, the uncertain one stays UNDETERMINED.
+    let v = score(&env, CERTAIN_REFUSAL, &[]);
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("lexicon"))
+    );
+    let v = score(&env, UNCERTAIN_REFUSAL, &[]);
+    assert_eq!(v["class"], "UNDETERMINED");
+    assert!(v["decided_by"].is_null());
+
+    // Both agree → both.
+    let agree = judge_cmd(&format!("reply {{prompt_file}} PASS true {log_s}"));
+    let v = score(&env, CERTAIN_REFUSAL, &["--judge", &agree]);
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("both"))
+    );
+    assert_eq!(v["judge"]["reading"]["reason"], "scripted reading");
+    assert_eq!(v["judge"]["attempts"], 1);
+
+    // Lexicon certain, judge differs → CONTESTED (no one decided).
+    let differ = judge_cmd("reply {prompt_file} HALLUCINATED false");
+    let v = score(&env, CERTAIN_REFUSAL, &["--judge", &differ]);
+    assert_eq!(v["class"], "CONTESTED");
+    assert!(v["decided_by"].is_null());
+    assert_eq!(v["lexicon"], "PASS");
+    assert_eq!(v["judge"]["reading"]["class"], "HALLUCINATED");
+
+    // Lexicon uncertain → the judge's class.
+    let v = score(&env, UNCERTAIN_REFUSAL, &["--judge", &agree]);
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("judge"))
+    );
+
+    // Text output says the same.
+    let file = env.tmp().join("contested.txt");
+    std::fs::write(&file, CERTAIN_REFUSAL).unwrap();
+    env.harness()
+        .args([
+            "score",
+            "--kind",
+            "negative",
+            "--token",
+            "eu-west-9",
+            "--judge",
+            &differ,
+        ])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("CONTESTED lexicon=PASS judge=HALLUCINATED\n");
+
+    // The judge saw the question, the value and the answer, fenced, and no arm.
+    let prompts = std::fs::read_to_string(&log).unwrap();
+    assert!(prompts.contains("Which region does the nightly job deploy to?"));
+    assert!(prompts.contains("The expected value: eu-west-9"));
+    assert!(prompts.contains(&format!("\n{UNCERTAIN_REFUSAL}\n----- END ANSWER ")));
+    assert!(!prompts.contains("CTRL") && !prompts.contains("ARM"));
+}
+
+#[test]
+fn a_judge_that_answers_garbage_hangs_or_fails_gives_no_reading() {
+    let env = TestEnv::new();
+    for (mode, why) in [
+        ("garbage {prompt_file}", "no reading"),
+        ("hang {prompt_file}", "timed out"),
+        ("fail {prompt_file} PASS true", "failed"),
+        ("reply {prompt_file} VOID false", "not allowed"),
+        ("reply {prompt_file} PASS false", "contradicts"),
+    ] {
+        let judge = judge_cmd(mode);
+        let flags = [
+            "--judge",
+            judge.as_str(),
+            "--judge-timeout",
+            "1",
+            "--judge-retries",
+            "1",
+        ];
+        // An uncertain row stays UNDETERMINED: a failed judge never gives a class.
+        let v = score(&env, UNCERTAIN_REFUSAL, &flags);
+        assert_eq!(v["class"], "UNDETERMINED", "{mode}: {v}");
+        assert!(v["decided_by"].is_null(), "{mode}");
+        assert!(v["judge"]["reading"].is_null(), "{mode}");
+        assert_eq!(v["judge"]["attempts"], 2, "{mode}: retried once");
+        let failure = v["judge"]["failure"].as_str().unwrap();
+        assert!(failure.contains(why), "{mode}: {failure}");
+        // A certain row stays the lexicon's alone: not `both`, not CONTESTED.
+        let v = score(&env, CERTAIN_REFUSAL, &flags);
+        assert_eq!(
+            (v["class"].as_str(), v["decided_by"].as_str()),
+            (Some("PASS"), Some("lexicon")),
+            "{mode}"
+        );
+    }
+}
+
+/// A one-thread HTTP server on loopback answering every POST with `reply` as the assistant's
+/// message (and a usage block); it records each request body.
+fn openai_server(reply: &'static str) -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen2 = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut raw = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Read the head, then Content-Length bytes of body.
+            let (head_end, len) = loop {
+                let n = s.read(&mut buf).unwrap_or(0);
+                if n == 0 {
+                    break (None, 0);
+                }
+                raw.extend_from_slice(&buf[..n]);
+                if let Some(i) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&raw[..i]).to_ascii_lowercase();
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .map(|v| v.trim().parse::<usize>().unwrap())
+                        .unwrap_or(0);
+                    break (Some(i + 4), len);
+                }
+            };
+            let Some(start) = head_end else { continue };
+            while raw.len() < start + len {
+                let n = s.read(&mut buf).unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                raw.extend_from_slice(&buf[..n]);
+            }
+            let head = String::from_utf8_lossy(&raw[..start]).to_string();
+            let body = String::from_utf8_lossy(&raw[start..]).to_string();
+            seen2.lock().unwrap().push(format!("{head}{body}"));
+            let payload = serde_json::json!({
+                "id": "x", "object": "chat.completion",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 812, "completion_tokens": 21, "total_tokens": 833}
+            })
+            .to_string();
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+                payload.len()
+            );
+        }
+    });
+    (url, seen)
+}
+
+#[test]
+fn an_openai_endpoint_on_loopback_is_a_judge() {
+    let env = TestEnv::new();
+    let (url, seen) =
+        openai_server(r#"{"class": "PASS", "refuses": true, "reason": "says the repo is silent"}"#);
+    let judge = format!("openai:{url}");
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &["--judge", &judge, "--judge-model", "local-7b"],
+    );
+    assert_eq!(
+        (v["class"].as_str(), v["decided_by"].as_str()),
+        (Some("PASS"), Some("judge")),
+        "{v}"
+    );
+    assert_eq!(v["judge"]["input_tokens"], 812);
+    assert_eq!(v["judge"]["output_tokens"], 21);
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    assert!(requests[0].starts_with("POST /v1/chat/completions HTTP/1.1\r\n"));
+    let body: serde_json::Value =
+        serde_json::from_str(requests[0].split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["model"], "local-7b");
+    let content = body["messages"][0]["content"].as_str().unwrap();
+    assert!(content.contains(UNCERTAIN_REFUSAL) && !content.contains("CTRL"));
+
+    // The same endpoint answering prose is no reading.
+    let (url, _) = openai_server("It refuses, so PASS.");
+    let judge = format!("openai:{url}");
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &[
+            "--judge",
+            &judge,
+            "--judge-model",
+            "local-7b",
+            "--judge-retries",
+            "0",
+        ],
+    );
+    assert_eq!(v["class"], "UNDETERMINED");
+    assert!(v["judge"]["reading"].is_null());
+    assert_eq!(v["judge"]["attempts"], 1);
+
+    // An endpoint that is not there is no reading either.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("openai:http://{}/v1", closed.local_addr().unwrap());
+    drop(closed);
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &[
+            "--judge",
+            &dead,
+            "--judge-model",
+            "m",
+            "--judge-retries",
+            "0",
+        ],
+    );
+    assert_eq!(v["class"], "UNDETERMINED");
+    assert!(v["judge"]["failure"]
+        .as_str()
+        .unwrap()
+        .contains("connecting"));
+}
+
+#[test]
+fn a_bad_judge_spec_is_a_usage_error() {
+    let env = TestEnv::new();
+    let file = env.tmp().join("a.txt");
+    std::fs::write(&file, "x").unwrap();
+    for spec in [
+        &["--judge", "openai:http://127.0.0.1:9/v1"][..],
+        &["--judge", "baseline-grep"],
+    ] {
+        env.harness()
+            .args(["score", "--kind", "negative", "--token", "t"])
+            .args(spec)
+            .arg(&file)
+            .assert()
+            .code(2);
+    }
+}
+
+/// A finished round (ARM reads the seal; CTRL refuses in everyday words the lexicon cannot
+/// read): its one CTRL negative is UNDETERMINED and decides the verdict (exit 14).
+fn undetermined_round(env: &TestEnv) -> (std::path::PathBuf, String) {
+    round_with(env, &[], 14)
+}
+
+/// The round of [`undetermined_round`], run with `extra` flags, ending with exit `code`.
+fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, String) {
+    let dir = env.tmp().join("round");
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    common::make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small service.\n"),
+            (".gitignore", b"tracks/\n"),
+        ],
+    );
+    let pos = common::tok("cod");
+    let neg = common::tok("reg");
+    let qset = dir.join("q.tsv");
+    common::write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the release codename?", &pos],
+            [
+                "q2",
+                "negative",
+                "Which cloud region hosts production?",
+                &neg,
+            ],
+        ],
+    );
+    let seal = dir.join("handoff.md");
+    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+    let script = dir.join("agent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let agent = format!("command:sh {} {{prompt}}", script.display());
+    // `--seal-judge J` (test-only): seal this design with judge J first, run against it.
+    if let Some(i) = extra.iter().position(|a| *a == "--seal-judge") {
+        let manifest = dir.join("manifest.json");
+        let design = [
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            agent.as_str(),
+        ];
+        env.harness()
+            .arg("seal")
+            .args(design)
+            .args(["--judge", extra[i + 1]])
+            .arg("--qset")
+            .arg(&qset)
+            .arg("--seal")
+            .arg(&seal)
+            .arg("--repo")
+            .arg(&repo)
+            .arg("--out")
+            .arg(&manifest)
+            .assert()
+            .code(0);
+        let rest: Vec<&str> = extra
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i && *j != i + 1)
+            .map(|(_, a)| *a)
+            .collect();
+        let a = env
+            .harness()
+            .args(["run", "--quiet"])
+            .args(design)
+            .arg("--qset")
+            .arg(&qset)
+            .arg("--seal")
+            .arg(&seal)
+            .arg("--repo")
+            .arg(&repo)
+            .arg("--out")
+            .arg(&out)
+            .arg("--manifest")
+            .arg(&manifest)
+            .args(&rest)
+            .assert()
+            .code(code);
+        let o = a.get_output();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        return (out, text);
+    }
+    env.harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            &agent,
+        ])
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--seal")
+        .arg(&seal)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .args(extra)
+        .assert()
+        .code(code);
+    (out, neg)
+}
+
+fn summary(out: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
+    let env = TestEnv::new();
+    let (out, neg) = undetermined_round(&env);
+    let answers_before: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "json"))
+        // Answers and dispatch records: `<label>_r<n>.txt` / `.json`.
+        .filter(|p| p.file_stem().unwrap().to_string_lossy().contains("_r"))
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    let log = env.tmp().join("rejudge-prompts.log");
+    let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
+
+    // A judge that answers garbage adds no class: the round still needs review.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &judge_cmd("garbage {prompt_file}"),
+            "--judge-retries",
+            "0",
+        ])
+        .assert()
+        .code(14);
+    let s = summary(&out);
+    assert_eq!(
+        s["readers"]["undecided"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert_eq!(
+        records.lines().count(),
+        4,
+        "every non-empty answer was sent: {records}"
+    );
+    assert!(
+        records.lines().all(|l| l.contains("\"reading\":null")),
+        "{records}"
+    );
+
+    // A judge that reads: the CTRL negative is decided by the judge, the rest by both.
+    let a = env
+        .harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-jobs", "2"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("4 of 4 answers read by the judge"), "{text}");
+    let s = summary(&out);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "{s}");
+    assert_eq!(s["readers"]["decided_by"]["both"], 3, "{s}");
+    assert!(s["readers"]["undecided"].as_array().unwrap().is_empty());
+    let rows = s["rows"].as_array().unwrap();
+    let ctrl_neg = rows
+        .iter()
+        .find(|r| r["qid"] == "q2" && r["arm"] == "CTRL")
+        .unwrap();
+    assert_eq!(ctrl_neg["decided_by"], "judge");
+    assert_eq!(ctrl_neg["verdict"], "PASS");
+    // Agreement and κ per kind (hand-computed): positive (PASS,PASS), (FAIL,FAIL) → κ = 1;
+    // negative (PASS,PASS), (FAIL guess,PASS) → p_o = 0.5, p_e = 0.5, κ = 0.
+    let agreement = s["readers"]["agreement"].as_array().unwrap();
+    let of = |kind: &str| {
+        agreement
+            .iter()
+            .find(|a| a["kind"] == kind)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of("positive")["kappa"], 1.0, "{s}");
+    assert_eq!(
+        (
+            of("negative")["agree"].as_u64(),
+            of("negative")["n"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
+    assert_eq!(of("negative")["kappa"], 0.0, "{s}");
+    for file in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(file))
+            .unwrap()
+            .replace("&#39;", "'");
+        assert!(
+            text.contains("1/2 rows agree (0.500), Cohen's κ=0.000"),
+            "{file}"
+        );
+        assert!(text.contains("rows decided by judge"), "{file}");
+    }
+    for format in ["table", "md", "html", "json"] {
+        let a = env
+            .harness()
+            .args(["report", "--format", format])
+            .arg(&out)
+            .assert()
+            .code(0);
+        let shown = String::from_utf8_lossy(&a.get_output().stdout).replace("&#39;", "'");
+        let want = if format == "json" {
+            "\"kappa\": 1.0"
+        } else {
+            "κ=1.000"
+        };
+        assert!(shown.contains(want), "{format}: {shown}");
+    }
+    // The readings replaced the garbage ones: still one record per row.
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4, "{records}");
+    let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+    assert!(done.contains("OK"), "{done}");
+    // Answers and dispatch records were not touched; the judge never saw an arm.
+    for (p, bytes) in &answers_before {
+        assert!(
+            &std::fs::read(p).unwrap() == bytes,
+            "{} changed",
+            p.display()
+        );
+    }
+    let prompts = std::fs::read_to_string(&log).unwrap();
+    assert!(!prompts.contains("CTRL") && !prompts.contains("ARM"));
+    assert!(prompts.contains(&format!("The expected value: {neg}")));
+}
+
+#[test]
+fn run_with_a_judge_records_who_decided_each_row() {
+    let env = TestEnv::new();
+    let reader = judge_cmd("reader {prompt_file}");
+    let (out, _) = round_with(&env, &["--judge", &reader], 0);
+    let s = summary(&out);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "{s}");
+    assert_eq!(s["readers"]["decided_by"]["both"], 3, "{s}");
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4, "{records}");
+    assert!(
+        records.lines().all(|l| l.contains("judge.sh reader")),
+        "each reading names its judge: {records}"
+    );
+
+    // A judge that hangs gives no reading: the round ends NEEDS_REVIEW as without a judge.
+    let env = TestEnv::new();
+    let hang = judge_cmd("hang {prompt_file}");
+    let (out, _) = round_with(
+        &env,
+        &[
+            "--judge",
+            &hang,
+            "--judge-timeout",
+            "1",
+            "--judge-retries",
+            "0",
+            "--judge-jobs",
+            "4",
+        ],
+        14,
+    );
+    let s = summary(&out);
+    assert_eq!(
+        s["readers"]["undecided"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    assert!(s["readers"]["decided_by"].get("judge").is_none(), "{s}");
+
+    // --judge without --out is refused before anything runs.
+    env.harness()
+        .args(["run", "--agent", "baseline-grep", "--judge", &reader])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn the_judge_is_part_of_the_sealed_design() {
+    let reader = judge_cmd("reader {prompt_file}");
+    // Sealed with the judge, run without it: refused before any dispatch, naming the field.
+    let env = TestEnv::new();
+    let (_, stderr) = round_with(&env, &["--seal-judge", &reader], 10);
+    assert!(
+        stderr.contains("judge") && stderr.contains("MISMATCH") && stderr.contains("this run none"),
+        "{stderr}"
+    );
+    // Sealed with the judge and run with it: the round runs and the judge decides.
+    let env = TestEnv::new();
+    let (out, _) = round_with(&env, &["--seal-judge", &reader, "--judge", &reader], 0);
+    assert_eq!(summary(&out)["readers"]["decided_by"]["judge"], 1);
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# A scripted judge for `--judge command:`: judge.sh MODE PROMPT_FILE [CLASS REFUSES [LOG]].
+#   reply   prints the rubric's JSON with CLASS and REFUSES; copies the prompt it got to LOG
+#   garbage prints prose instead of the JSON object
+#   hang    sleeps far past any test's --judge-timeout
+#   fail    prints valid JSON but exits non-zero
+#   reader  reads the prompt as a plain reader would: the expected value inside the fenced
+#           answer is an answer (PASS / HALLUCINATED / CONFLICT_FOLLOWED), else a refusal
+#           (FAIL / PASS / ABSTAINED_ON_CONFLICT); copies the prompt to CLASS (a log) if given
+mode=$1
+prompt=$2
+class=$3
+refuses=$4
+log=$5
+case "$mode" in
+reply)
+    [ -n "$log" ] && cat "$prompt" >>"$log"
+    printf '{"class": "%s", "refuses": %s, "reason": "scripted reading"}\n' "$class" "$refuses"
+    ;;
+garbage)
+    echo "I think this answer is a PASS, probably."
+    ;;
+hang)
+    sleep 300
+    ;;
+reader)
+    [ -n "$class" ] && cat "$prompt" >>"$class"
+    token=$(sed -n 's/^The expected value: //p' "$prompt")
+    kind=$(sed -n "s/^The question's kind is \(.*\)\.\$/\1/p" "$prompt")
+    answer=$(sed -n '/^----- BEGIN ANSWER /,/^----- END ANSWER /p' "$prompt" | sed '1d;$d')
+    if printf '%s' "$answer" | grep -qiF -- "$token"; then
+        case "$kind" in
+        positive) c=PASS ;; negative) c=HALLUCINATED ;; *) c=CONFLICT_FOLLOWED ;;
+        esac
+        r=false
+    else
+        case "$kind" in
+        positive) c=FAIL ;; negative) c=PASS ;; *) c=ABSTAINED_ON_CONFLICT ;;
+        esac
+        r=true
+    fi
+    printf '{"class": "%s", "refuses": %s, "reason": "read by the script"}\n' "$c" "$r"
+    ;;
+fail)
+    printf '{"class": "%s", "refuses": %s, "reason": "then fails"}\n' "$class" "$refuses"
+    echo "judge: upstream error" >&2
+    exit 4
+    ;;
+*)
+    echo "judge.sh: unknown mode $mode" >&2
+    exit 2
+    ;;
+esac
