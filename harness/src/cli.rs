@@ -136,6 +136,18 @@ pub struct ReadingArgs {
     pub token_match: TokenMatchArg,
 }
 
+/// `--ledger`: what the ledger gate does with a positive the seal does not carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LedgerArg {
+    /// Refuse the seal (exit 8): it must carry every positive.
+    Strict,
+    /// List the missing positives and run: DELIVERY over the carried positives, and beside it
+    /// over all positives (the hand-off's coverage); INSTRUMENT_INCOMPLETE judges the carried
+    /// ones only. A negative or true value in the seal, or a missing planted value, still
+    /// refuses. Recorded in the manifest and every report header.
+    Report,
+}
+
 /// Which arms to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ArmsArg {
@@ -254,6 +266,11 @@ pub struct RunArgs {
     /// Run although a token is in the corpus; every number is then watermarked CONTAMINATED.
     #[arg(long)]
     pub allow_contaminated: bool,
+    /// Positives the seal does not carry: strict refuses the seal (exit 8); report lists them
+    /// and runs, DELIVERY over the carried positives and over all (comparing a thinner
+    /// hand-off on the same sealed questions). Must match the manifest's.
+    #[arg(long, value_enum, default_value = "strict")]
+    pub ledger: LedgerArg,
     /// Isolation of each agent.
     #[arg(long, value_enum, default_value = "auto")]
     pub sandbox: SandboxArg,
@@ -431,6 +448,9 @@ pub struct GateArgs {
     /// pre: before sealing; post: every axis.
     #[arg(long, value_enum, default_value = "post")]
     pub phase: PhaseArg,
+    /// Positives the seal does not carry: refused (strict) or listed (report).
+    #[arg(long, value_enum, default_value = "strict")]
+    pub ledger: LedgerArg,
     /// Where the seal will be planted.
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
@@ -505,6 +525,10 @@ pub struct DesignArgs {
     /// Retries for infrastructure failures.
     #[arg(long, default_value_t = 0)]
     pub retries: u32,
+    /// Positives the seal does not carry: strict refuses the seal; report lists them and
+    /// seals (the round must then run with --ledger report).
+    #[arg(long, value_enum, default_value = "strict")]
+    pub ledger: LedgerArg,
 }
 
 /// `harness verify`.

@@ -62,6 +62,13 @@ fn sandbox(s: SandboxArg) -> runners::SandboxMode {
     }
 }
 
+fn ledger(l: cli::LedgerArg) -> harness::options::LedgerMode {
+    match l {
+        cli::LedgerArg::Strict => harness::options::LedgerMode::Strict,
+        cli::LedgerArg::Report => harness::options::LedgerMode::Report,
+    }
+}
+
 fn phase(p: PhaseArg) -> Phase {
     match p {
         PhaseArg::Pre => Phase::Pre,
@@ -108,6 +115,7 @@ fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Des
     opts.sandbox = sandbox(d.sandbox);
     opts.timeout = Duration::from_secs(d.timeout);
     opts.retries = d.retries;
+    opts.ledger = ledger(d.ledger);
     Ok(Design::of_run(&opts, harness::agents::cli_version(&agent)))
 }
 
@@ -153,6 +161,7 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         token_match: token_match(a.reading.token_match),
         config: a.config,
         accept_change: a.accept_change,
+        ledger: ledger(a.ledger),
         verbose: a.verbose,
         json: a.format == FormatArg::Json,
     };
@@ -257,6 +266,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                     phase: Phase::Post,
                     plant_dir: &a.plant_dir,
                     protocol: a.protocol.as_deref(),
+                    ledger: ledger(a.design.ledger),
                 },
                 &a.output,
                 a.force,
@@ -288,6 +298,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 phase: phase(a.phase),
                 plant_dir: &a.plant_dir,
                 protocol: None,
+                ledger: ledger(a.ledger),
             },
             a.format == FormatArg::Json,
         ),

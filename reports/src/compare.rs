@@ -44,6 +44,19 @@ pub struct RoundIdentity {
     pub deliver: bool,
 }
 
+/// A round's ledger as a comparison states it: `strict`, or `report` with the positives its
+/// seal does not carry (a thinner hand-off is what a comparison often measures).
+fn ledger_word(m: &crate::RoundMeta) -> String {
+    if !m.ledger_reports() {
+        return crate::LEDGER_STRICT.into();
+    }
+    if m.uncarried.is_empty() {
+        "report (every positive carried)".into()
+    } else {
+        format!("report (seal lacks {})", m.uncarried.join(", "))
+    }
+}
+
 /// Why two rounds cannot be compared: the field and its two values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Incomparable {
@@ -182,6 +195,7 @@ pub fn compare(
         ("sandbox", a.sandbox.clone(), b.sandbox.clone()),
         ("scorer", a.scorer.clone(), b.scorer.clone()),
         ("deliver", a.deliver.to_string(), b.deliver.to_string()),
+        ("ledger", ledger_word(&ra.meta), ledger_word(&rb.meta)),
     ] {
         if x != y {
             differences.push((field.to_string(), x, y));

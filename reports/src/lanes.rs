@@ -101,6 +101,8 @@ pub fn fixture_meta() -> RoundMeta {
         started: "start".into(),
         finished: "end".into(),
         phases: Vec::new(),
+        ledger: crate::LEDGER_STRICT.into(),
+        uncarried: Vec::new(),
     }
 }
 

@@ -127,6 +127,8 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         started: record.started.clone(),
         finished: record.finished.clone().unwrap_or_default(),
         phases: record.phases.clone(),
+        ledger: record.ledger.clone(),
+        uncarried: record.uncarried.clone(),
     }
 }
 

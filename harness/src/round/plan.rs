@@ -283,6 +283,7 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     flag!("--allow-contaminated", allow_contaminated);
     flag!("--sandbox", sandbox);
     flag!("--token-match", token_match);
+    flag!("--ledger", ledger);
     c
 }
 
@@ -627,6 +628,7 @@ fn start_gate(
         protected: protected_paths(opts, out),
         phase,
         allow_contaminated: opts.allow_contaminated,
+        ledger: opts.ledger,
     })?;
     // Under --format json stdout is one document: the gate's table goes to stderr.
     let table = format!(
@@ -900,6 +902,8 @@ fn round_record(
         counts: Default::default(),
         order_seed: Some(super::order::fresh_seed()),
         accepted_changes: Vec::new(),
+        ledger: opts.ledger.as_str().into(),
+        uncarried: gate.uncarried.clone(),
     }
 }
 

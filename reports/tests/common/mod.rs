@@ -45,6 +45,8 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
                 max_us: 1_402_500,
             },
         ],
+        ledger: reports::LEDGER_STRICT.into(),
+        uncarried: Vec::new(),
     }
 }
 
@@ -155,5 +157,21 @@ pub fn ctrl_only_round() -> Report {
     let mut m = meta(&QS);
     m.arms = "CTRL".into();
     m.seal_name = None;
+    Report::new(m, rows)
+}
+
+/// The healthy round run under `--ledger report` with a thinner seal: three more positives
+/// (p4, p5, p6) the seal does not carry, which ARM (like CTRL) cannot answer.
+pub fn ledger_report_round() -> Report {
+    let mut qs = QS.to_vec();
+    qs.extend([("p4", Positive), ("p5", Positive), ("p6", Positive)]);
+    let mut m = meta(&qs);
+    m.ledger = reports::LEDGER_REPORT.into();
+    m.uncarried = vec!["p4".into(), "p5".into(), "p6".into()];
+    let mut rows = ok_rows();
+    for q in ["p4", "p5", "p6"] {
+        cell(&mut rows, q, Positive, A, &[Fail, Fail]);
+        cell(&mut rows, q, Positive, C, &[Fail, Fail]);
+    }
     Report::new(m, rows)
 }
