@@ -282,6 +282,11 @@ pub struct RunArgs {
     /// logged-out or unreachable agent before any dispatch (exit 8).
     #[arg(long)]
     pub no_preflight: bool,
+    /// Check everything a round would check (inputs, base, manifest and design, the start gate,
+    /// the agent), print the dispatch count and the power line (as `harness plan` does), and
+    /// stop: no agent runs, no out-dir or journal is written. Exits with the checks' code.
+    #[arg(long, conflicts_with = "resume")]
+    pub dry_run: bool,
     /// Print the full report tables (numbers, questions, rows) before the closing summary.
     #[arg(long, short)]
     pub verbose: bool,

@@ -162,6 +162,7 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         config: a.config,
         accept_change: a.accept_change,
         ledger: ledger(a.ledger),
+        dry_run: a.dry_run,
         verbose: a.verbose,
         json: a.format == FormatArg::Json,
     };
@@ -195,6 +196,9 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
         Command::Run(a) => {
             require_agent(&a)?;
             let (opts, exec) = run_options(*a);
+            if opts.dry_run {
+                return harness::units::dry_run_cmd(opts);
+            }
             harness::units::run(opts, exec)
         }
         Command::Plan(a) => {
@@ -208,6 +212,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 return Err(harness::exit::Fail::new(
                     Exit::Usage,
                     "harness plan runs no unit: --executor and --slurm-* belong to harness run",
+                )
+                .into());
+            }
+            if a.dry_run {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "harness plan runs no agent already; --dry-run belongs to harness run",
                 )
                 .into());
             }

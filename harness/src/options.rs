@@ -154,6 +154,10 @@ pub struct RunOptions {
     /// `--ledger`: strict (default) or report.
     #[serde(default)]
     pub ledger: LedgerMode,
+    /// `--dry-run`: every check, the dispatch count and the power line; nothing dispatched or
+    /// written (this run's choice: never recorded).
+    #[serde(skip)]
+    pub dry_run: bool,
     /// `--verbose`: the full report tables before the closing brief (this run's choice, like
     /// `--quiet`: not recorded, so `harness collect` and a resume choose their own).
     #[serde(skip)]
@@ -199,6 +203,7 @@ impl RunOptions {
             config: None,
             accept_change: Vec::new(),
             ledger: LedgerMode::Strict,
+            dry_run: false,
             verbose: false,
             json: false,
         }

@@ -1681,3 +1681,49 @@ fn the_ledger_mode_is_sealed_in_the_design() {
     assert!(md.contains("sealed in the manifest"), "{md}");
     assert!(md.contains("report (--ledger report)"), "{md}");
 }
+
+/// `run --dry-run` checks what a round checks, prints the dispatch count and exactly the power
+/// lines `harness plan` prints, and writes nothing; a gate refusal still refuses (exit 8).
+#[test]
+fn run_dry_run_prints_plans_power_line_and_writes_nothing() {
+    let f = Fixture::new();
+    let spec = agent("sealreader.sh", &[]);
+    let o = f.run(&["--agent", &spec, "--reps", "2", "--dry-run"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("the round would make 12 dispatches (3 questions × 2 arm(s) × 2 reps)"),
+        "{out}"
+    );
+    assert!(!f.out.exists(), "a dry run wrote its out-dir");
+    let power = |t: &str| -> Vec<String> {
+        let mut lines = t.lines().skip_while(|l| !l.starts_with("power (80%"));
+        let head = lines.next().map(String::from);
+        head.into_iter()
+            .chain(lines.take_while(|l| l.starts_with("  ")).map(String::from))
+            .collect()
+    };
+    let dry = power(&out);
+    assert_eq!(dry.len(), 3, "{out}");
+    let planned = harness()
+        .env("HOME", &f.user_home)
+        .arg("plan")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--out")
+        .arg(f.dir.path().join("planned"))
+        .args(["--agent", &spec, "--reps", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(planned.status.code(), Some(0), "{}", text(&planned.stderr));
+    assert_eq!(dry, power(&text(&planned.stdout)));
+    // The checks are the round's: a seal lacking a positive is refused in a dry run too.
+    let thin = Fixture::with_rows(thin_seal_rows());
+    let o = thin.run(&["--agent", &spec, "--dry-run"]);
+    assert_eq!(o.status.code(), Some(8), "{}", text(&o.stdout));
+    assert!(!thin.out.exists());
+}
