@@ -164,6 +164,10 @@ pub struct RoundRecord {
     /// a resume accepted with `--accept-change`, each with its time and both hashes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accepted_changes: Vec<String>,
+    /// Every dispatch's arm and start/end times (from its record), for the report's arm × time
+    /// section; empty for rounds recorded before dispatch times were.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline: Vec<reports::timeline::DispatchSpan>,
     /// `--ledger`: `strict` (rounds before the flag) or `report`.
     #[serde(default = "ledger_strict")]
     pub ledger: String,

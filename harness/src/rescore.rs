@@ -495,6 +495,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         accepted_changes: Vec::new(),
         ledger: reports::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 

@@ -1727,3 +1727,53 @@ fn run_dry_run_prints_plans_power_line_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(8), "{}", text(&o.stdout));
     assert!(!thin.out.exists());
 }
+
+/// The report shows arm × time from the dispatch records' start times: per-arm start counts per
+/// time bucket in text (summing to each arm's dispatches) and one tick per dispatch in HTML.
+#[test]
+fn the_report_shows_arm_by_time_from_the_recorded_start_times() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", &agent("sealreader.sh", &[]), "--reps", "2"]);
+    assert!(
+        f.round_done().contains("complete: yes"),
+        "{}",
+        text(&o.stderr)
+    );
+    let table = text(
+        &harness()
+            .args(["report", "--format", "table"])
+            .arg(&f.out)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let sum = |arm: &str| -> u64 {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{arm} ")) && l.contains("  "))
+            .filter(|l| {
+                l.split_whitespace()
+                    .skip(1)
+                    .all(|w| w.parse::<u64>().is_ok())
+            })
+            .unwrap_or_else(|| panic!("no {arm} bucket line: {table}"));
+        line.split_whitespace()
+            .skip(1)
+            .map(|w| w.parse::<u64>().unwrap())
+            .sum()
+    };
+    assert!(table.contains("── Arm × time ──"), "{table}");
+    assert_eq!((sum("ARM"), sum("CTRL")), (6, 6), "{table}");
+    let order = table
+        .lines()
+        .find_map(|l| {
+            l.split_once("start order (A = ARM, C = CTRL): ")
+                .map(|x| x.1.trim().to_string())
+        })
+        .expect("start order line");
+    assert_eq!(order.len(), 12, "{order}");
+    assert_eq!(order.matches('A').count(), 6, "{order}");
+    let html = std::fs::read_to_string(f.out.join("report.html")).unwrap();
+    assert_eq!(html.matches("class=\"tick-arm\"").count(), 6);
+    assert_eq!(html.matches("class=\"tick-ctrl\"").count(), 6);
+}

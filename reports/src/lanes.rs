@@ -103,6 +103,7 @@ pub fn fixture_meta() -> RoundMeta {
         phases: Vec::new(),
         ledger: crate::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod sanitize;
 pub mod stats;
 pub mod summary;
 pub mod terminal;
+pub mod timeline;
 
 use scorer::{Arm, Kind, Verdict};
 use serde::{Deserialize, Serialize};
@@ -175,6 +176,10 @@ pub struct RoundMeta {
     /// and INSTRUMENT_INCOMPLETE judge the other positives; a second DELIVERY line counts all.
     #[serde(default)]
     pub uncarried: Vec<String>,
+    /// Every dispatch's arm and start/end times, for the arm × time section (empty: the
+    /// records carry no times, said as "not recorded").
+    #[serde(default)]
+    pub timeline: Vec<timeline::DispatchSpan>,
 }
 
 /// The ledger word of rounds recorded before `--ledger` existed: they were all strict.

@@ -980,6 +980,7 @@ fn round_record(
         accepted_changes: Vec::new(),
         ledger: opts.ledger.as_str().into(),
         uncarried: gate.uncarried.clone(),
+        timeline: Vec::new(),
     }
 }
 

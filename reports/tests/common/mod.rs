@@ -47,6 +47,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         ],
         ledger: reports::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -113,7 +114,26 @@ pub fn ok_rows() -> Vec<Row> {
 }
 
 pub fn ok_round() -> Report {
-    Report::new(meta(&QS), ok_rows())
+    let rows = ok_rows();
+    let mut m = meta(&QS);
+    // Start times as an interleaved order gives them: ARM and CTRL alternate, 700 ms apart.
+    m.timeline = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| reports::timeline::DispatchSpan {
+            arm: if i % 2 == 0 { r.arm } else { other(r.arm) },
+            started_ms: 1_767_225_600_000 + 700 * i as u64,
+            ended_ms: Some(1_767_225_600_000 + 700 * i as u64 + 650),
+        })
+        .collect();
+    Report::new(m, rows)
+}
+
+fn other(a: Arm) -> Arm {
+    match a {
+        Arm::Arm => Arm::Ctrl,
+        Arm::Ctrl => Arm::Arm,
+    }
 }
 
 /// CTRL fabricates on a negative and leaves one empty answer: VOID.
