@@ -93,6 +93,12 @@ pub struct ItemComparison {
     pub diff: Option<f64>,
     /// The majority flip, when there is one.
     pub flip: Option<Flip>,
+    /// Two-sided Fisher exact p of A's k/n against B's, treating the item's reps as
+    /// independent draws of one answer distribution per round; per line, unadjusted. `None`
+    /// when a side has no rows.
+    pub p: Option<f64>,
+    /// Holm-adjusted `p` over the family of items with a `p`.
+    pub p_holm: Option<f64>,
     /// A's answers (untrusted; sanitized by every renderer).
     pub answers_a: Vec<String>,
     /// B's answers.
@@ -242,11 +248,17 @@ pub fn compare(
             b: pb,
             diff,
             flip,
+            p: stats::fisher_exact(pa.k, pa.n - pa.k, pb.k, pb.n - pb.k),
+            p_holm: None,
             answers_a: answers(&ra.rows),
             answers_b: answers(&rb.rows),
         });
     }
 
+    let family: Vec<Option<f64>> = items.iter().map(|i| i.p).collect();
+    for (i, adj) in items.iter_mut().zip(stats::holm(&family)) {
+        i.p_holm = adj;
+    }
     let axes = Kind::ALL
         .iter()
         .map(|&kind| axis_comparison(kind, ra, rb, &items))
@@ -406,7 +418,10 @@ pub fn text(c: &Comparison) -> String {
         let _ = writeln!(s, "  sign   {}", a.sign_display());
         let _ = writeln!(s, "  McNemar {}", a.mcnemar_display());
     }
-    let _ = writeln!(s, "\n── per item (ARM; B−A of the axis's rate) ──");
+    let _ = writeln!(
+        s,
+        "\n── per item (ARM; B−A of the axis's rate; {ITEM_P}) ──"
+    );
     for i in &c.items {
         let d = i
             .diff
@@ -414,13 +429,15 @@ pub fn text(c: &Comparison) -> String {
             .unwrap_or("UNMEASURED".into());
         let _ = writeln!(
             s,
-            "{} {} A {}/{} → B {}/{}  {d}{}",
+            "{} {} A {}/{} → B {}/{}  {d}  p {}  Holm {}{}",
             sanitize::terminal(&i.qid, 60),
             i.kind,
             i.a.k,
             i.a.n,
             i.b.k,
             i.b.n,
+            pval(i.p),
+            pval(i.p_holm),
             i.flip
                 .map(|f| format!("  FLIPPED {}", flip_name(f)))
                 .unwrap_or_default()
@@ -447,6 +464,16 @@ pub fn text(c: &Comparison) -> String {
         s.push_str("none\n");
     }
     s
+}
+
+/// What the per-item p and Holm columns are, said wherever they are shown.
+const ITEM_P: &str =
+    "p: Fisher exact of A's rows against B's, treating an item's reps as independent \
+                      draws, per line, unadjusted; Holm: adjusted over the items";
+
+/// A p-value as the per-item columns show it, `UNMEASURED` when there is none.
+fn pval(p: Option<f64>) -> String {
+    p.map(|p| format!("{p:.4}")).unwrap_or("UNMEASURED".into())
 }
 
 /// GitHub-flavoured Markdown.
@@ -483,11 +510,14 @@ pub fn markdown(c: &Comparison) -> String {
             a.mcnemar_display()
         );
     }
-    s.push_str("\n## Per item\n\n| qid | kind | A | B | B−A | flip |\n|---|---|---|---|---|---|\n");
+    let _ = write!(
+        s,
+        "\n## Per item\n\n{ITEM_P}.\n\n| qid | kind | A | B | B−A | p (unadjusted) | Holm p | flip |\n|---|---|---|---|---|---|---|---|\n"
+    );
     for i in &c.items {
         let _ = writeln!(
             s,
-            "| {} | {} | {}/{} | {}/{} | {} | {} |",
+            "| {} | {} | {}/{} | {}/{} | {} | {} | {} | {} |",
             md(&i.qid),
             i.kind,
             i.a.k,
@@ -497,6 +527,8 @@ pub fn markdown(c: &Comparison) -> String {
             i.diff
                 .map(|d| format!("{d:+.3}"))
                 .unwrap_or("UNMEASURED".into()),
+            pval(i.p),
+            pval(i.p_holm),
             i.flip.map(flip_name).unwrap_or("")
         );
     }
@@ -552,7 +584,7 @@ pub fn json(c: &Comparison) -> String {
         })).collect::<Vec<_>>(),
         "items": c.items.iter().map(|i| json!({
             "qid": clean(&i.qid), "kind": i.kind, "a": prop(&i.a), "b": prop(&i.b),
-            "diff": i.diff, "flip": i.flip,
+            "diff": i.diff, "flip": i.flip, "p": i.p, "p_holm": i.p_holm,
             "answers_a": i.answers_a.iter().map(|t| clean(t)).collect::<Vec<_>>(),
             "answers_b": i.answers_b.iter().map(|t| clean(t)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
@@ -617,7 +649,11 @@ pub fn html(c: &Comparison) -> String {
             e(&a.mcnemar_display())
         );
     }
-    h.push_str("</table>\n<h2>Per item</h2>\n<table class=\"items\"><tr><th>qid</th><th>kind</th><th>A</th><th>B</th><th>B−A</th><th>flip and answers</th></tr>\n");
+    let _ = writeln!(
+        h,
+        "</table>\n<h2>Per item</h2>\n<p>{}.</p>\n<table class=\"items\"><tr><th>qid</th><th>kind</th><th>A</th><th>B</th><th>B−A</th><th>p (unadjusted)</th><th>Holm p</th><th>flip and answers</th></tr>",
+        e(ITEM_P)
+    );
     for i in &c.items {
         let answers = |v: &[String], side: &str| {
             v.iter()
@@ -635,7 +671,7 @@ pub fn html(c: &Comparison) -> String {
         };
         let _ = writeln!(
             h,
-            "<tr{}><td>{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td><td>{}</td><td>{cell}</td></tr>",
+            "<tr{}><td>{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{cell}</td></tr>",
             if i.flip.is_some() { " class=\"flip\"" } else { "" },
             sanitize::html(&i.qid, 200),
             i.kind,
@@ -643,7 +679,9 @@ pub fn html(c: &Comparison) -> String {
             i.a.n,
             i.b.k,
             i.b.n,
-            i.diff.map(|d| format!("{d:+.3}")).unwrap_or("UNMEASURED".into())
+            i.diff.map(|d| format!("{d:+.3}")).unwrap_or("UNMEASURED".into()),
+            pval(i.p),
+            pval(i.p_holm)
         );
     }
     h.push_str("</table>\n</body></html>\n");
