@@ -71,9 +71,10 @@ pub enum Command {
     /// Render an existing round.
     Report(ReportArgs),
     /// Did round B's hand-off carry more than round A's? Two finished rounds on the same sealed
-    /// qset and base, paired by item: per axis and per item the A→B difference of ARM rates
-    /// with a 95% interval over items, an exact sign test and McNemar on items, the items that
-    /// flipped with their answers. What differs between the rounds is stated first; two rounds
+    /// qset and base (or two folders of rounds, pooled per item), paired by item: per axis and
+    /// per item the A→B difference of ARM rates with a 95% interval over items, an exact sign
+    /// test and McNemar on items, per-item p with a Holm column, the items that flipped with
+    /// their answers. What differs between the rounds is stated first; two rounds
     /// of the same setup are the noise floor and say so. Exit 0 with a result (never a verdict
     /// code); exit 10 naming the field when the qset or base differ.
     Compare(CompareArgs),
@@ -674,10 +675,11 @@ pub struct ReportArgs {
 /// `harness compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// Round A's out-dir (the baseline).
+    /// Round A's out-dir (the baseline), or a folder of finished rounds of one design whose
+    /// rows are pooled per item (a folder mixing designs is refused, exit 10).
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// Round B's out-dir (the change).
+    /// Round B's out-dir (the change), or a folder of rounds, as A.
     #[arg(value_name = "B")]
     pub b: PathBuf,
     /// Output format (printed to stdout): table (plain text), md, json or html.

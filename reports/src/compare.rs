@@ -42,6 +42,9 @@ pub struct RoundIdentity {
     pub scorer: String,
     /// `--deliver`.
     pub deliver: bool,
+    /// How many rounds of this one design were pooled (1 for a single round; a folder of
+    /// rounds pools its items' rows across rounds).
+    pub rounds: u32,
 }
 
 /// A round's ledger as a comparison states it: `strict`, or `report` with the positives its
@@ -198,6 +201,7 @@ pub fn compare(
             b.harness_version.clone(),
         ),
         ("reps", a.reps.to_string(), b.reps.to_string()),
+        ("rounds pooled", a.rounds.to_string(), b.rounds.to_string()),
         ("sandbox", a.sandbox.clone(), b.sandbox.clone()),
         ("scorer", a.scorer.clone(), b.scorer.clone()),
         ("deliver", a.deliver.to_string(), b.deliver.to_string()),
@@ -564,7 +568,7 @@ pub fn json(c: &Comparison) -> String {
         json!({"name": clean(&r.name), "qset_sha256": r.qset_sha256, "base_sha": r.base_sha,
                "seal_sha256": r.seal_sha256, "agent": clean(&r.agent),
                "model": r.model.as_deref().map(clean), "harness_version": r.harness_version,
-               "reps": r.reps, "sandbox": r.sandbox, "scorer": r.scorer, "deliver": r.deliver})
+               "reps": r.reps, "rounds": r.rounds, "sandbox": r.sandbox, "scorer": r.scorer, "deliver": r.deliver})
     };
     let doc = json!({
         "compare_schema_version": 1,
