@@ -71,9 +71,10 @@ pub enum Command {
     /// Render an existing round.
     Report(ReportArgs),
     /// Did round B's hand-off carry more than round A's? Two finished rounds on the same sealed
-    /// qset and base, paired by item: per axis and per item the A→B difference of ARM rates
-    /// with a 95% interval over items, an exact sign test and McNemar on items, the items that
-    /// flipped with their answers. What differs between the rounds is stated first; two rounds
+    /// qset and base (or two folders of rounds, pooled per item), paired by item: per axis and
+    /// per item the A→B difference of ARM rates with a 95% interval over items, an exact sign
+    /// test and McNemar on items, per-item p with a Holm column, the items that flipped with
+    /// their answers. What differs between the rounds is stated first; two rounds
     /// of the same setup are the noise floor and say so. Exit 0 with a result (never a verdict
     /// code); exit 10 naming the field when the qset or base differ.
     Compare(CompareArgs),
@@ -166,6 +167,18 @@ pub struct JudgeArgs {
     /// Judge calls run at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256), requires = "judge")]
     pub judge_jobs: u32,
+}
+
+/// `--ledger`: what the ledger gate does with a positive the seal does not carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LedgerArg {
+    /// Refuse the seal (exit 8): it must carry every positive.
+    Strict,
+    /// List the missing positives and run: DELIVERY over the carried positives, and beside it
+    /// over all positives (the hand-off's coverage); INSTRUMENT_INCOMPLETE judges the carried
+    /// ones only. A negative or true value in the seal, or a missing planted value, still
+    /// refuses. Recorded in the manifest and every report header.
+    Report,
 }
 
 /// Which arms to run.
@@ -286,6 +299,11 @@ pub struct RunArgs {
     /// Run although a token is in the corpus; every number is then watermarked CONTAMINATED.
     #[arg(long)]
     pub allow_contaminated: bool,
+    /// Positives the seal does not carry: strict refuses the seal (exit 8); report lists them
+    /// and runs, DELIVERY over the carried positives and over all (comparing a thinner
+    /// hand-off on the same sealed questions). Must match the manifest's.
+    #[arg(long, value_enum, default_value = "strict")]
+    pub ledger: LedgerArg,
     /// Isolation of each agent.
     #[arg(long, value_enum, default_value = "auto")]
     pub sandbox: SandboxArg,
@@ -297,6 +315,11 @@ pub struct RunArgs {
     /// logged-out or unreachable agent before any dispatch (exit 8).
     #[arg(long)]
     pub no_preflight: bool,
+    /// Check everything a round would check (inputs, base, manifest and design, the start gate,
+    /// the agent), print the dispatch count and the power line (as `harness plan` does), and
+    /// stop: no agent runs, no out-dir or journal is written. Exits with the checks' code.
+    #[arg(long, conflicts_with = "resume")]
+    pub dry_run: bool,
     /// Print the full report tables (numbers, questions, rows) before the closing summary.
     #[arg(long, short)]
     pub verbose: bool,
@@ -478,6 +501,9 @@ pub struct GateArgs {
     /// pre: before sealing; post: every axis.
     #[arg(long, value_enum, default_value = "post")]
     pub phase: PhaseArg,
+    /// Positives the seal does not carry: refused (strict) or listed (report).
+    #[arg(long, value_enum, default_value = "strict")]
+    pub ledger: LedgerArg,
     /// Where the seal will be planted.
     #[arg(long, value_name = "DIR", default_value = "tracks/_meta/compaction")]
     pub plant_dir: String,
@@ -558,6 +584,10 @@ pub struct DesignArgs {
     /// The judge's model (as `run --judge-model`).
     #[arg(long, value_name = "NAME", requires = "judge")]
     pub judge_model: Option<String>,
+    /// Positives the seal does not carry: strict refuses the seal; report lists them and
+    /// seals (the round must then run with --ledger report).
+    #[arg(long, value_enum, default_value = "strict")]
+    pub ledger: LedgerArg,
 }
 
 /// `harness verify`.
@@ -704,10 +734,11 @@ pub struct ReportArgs {
 /// `harness compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// Round A's out-dir (the baseline).
+    /// Round A's out-dir (the baseline), or a folder of finished rounds of one design whose
+    /// rows are pooled per item (a folder mixing designs is refused, exit 10).
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// Round B's out-dir (the change).
+    /// Round B's out-dir (the change), or a folder of rounds, as A.
     #[arg(value_name = "B")]
     pub b: PathBuf,
     /// Output format (printed to stdout): table (plain text), md, json or html.

@@ -97,6 +97,8 @@ pub struct GateInput<'a> {
     pub phase: Phase,
     /// `--allow-contaminated`.
     pub allow_contaminated: bool,
+    /// `--ledger`: a positive the seal does not carry is refused (strict) or listed (report).
+    pub ledger: crate::options::LedgerMode,
 }
 
 /// The gate's outcome.
@@ -108,6 +110,10 @@ pub struct GateReport {
     pub axes: Vec<Axis>,
     /// The contamination axis was refused and overridden: every number is watermarked.
     pub contaminated: bool,
+    /// Under `--ledger report`: the positive qids whose token the seal does not carry, in qset
+    /// order (listed, not refused). Empty under the strict ledger, which refuses them.
+    #[serde(default)]
+    pub uncarried: Vec<String>,
 }
 
 impl GateReport {
@@ -293,13 +299,15 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     axes.extend(token_shape_axis(q));
     axes.extend(general_values_axis(q, &search));
     axes.push(self_containment_axis(input, &search.masker)?);
-    axes.push(ledger_axis(input));
+    let (ledger, uncarried) = ledger_axis(input);
+    axes.push(ledger);
     axes.push(name_leak_axis(input));
     axes.push(plant_folder_axis(input, &search.masker));
     Ok(GateReport {
         phase: input.phase,
         axes,
         contaminated,
+        uncarried,
     })
 }
 
@@ -503,27 +511,37 @@ fn self_containment_axis(input: &GateInput<'_>, masker: &Masker) -> Result<Axis>
 }
 
 /// Ledger (phase post): the seal carries every positive token and planted value, and no
-/// negative token or true value; phase pre has no seal yet (UNCHECKED, partial).
-fn ledger_axis(input: &GateInput<'_>) -> Axis {
+/// negative token or true value; phase pre has no seal yet (UNCHECKED, partial). Under
+/// `--ledger report` a positive the seal lacks is listed (returned as uncarried) instead of
+/// refused; every other check still refuses.
+fn ledger_axis(input: &GateInput<'_>) -> (Axis, Vec<String>) {
     let q = &input.qset.questions;
+    let report_mode = input.ledger == crate::options::LedgerMode::Report;
     match (input.phase, input.seal) {
-        (Phase::Pre, _) => Axis {
-            name: "ledger".into(),
-            status: Status::Unchecked,
-            detail: vec![
-                "phase pre: no seal yet; partial, not a pass (accepted only with --arms CTRL)"
-                    .into(),
-            ],
-            exit: None,
-        },
-        (Phase::Post, None) => Axis {
-            name: "ledger".into(),
-            status: Status::Fail,
-            detail: vec!["phase post needs --seal".into()],
-            exit: Some(Exit::Usage),
-        },
+        (Phase::Pre, _) => (
+            Axis {
+                name: "ledger".into(),
+                status: Status::Unchecked,
+                detail: vec![
+                    "phase pre: no seal yet; partial, not a pass (accepted only with --arms CTRL)"
+                        .into(),
+                ],
+                exit: None,
+            },
+            Vec::new(),
+        ),
+        (Phase::Post, None) => (
+            Axis {
+                name: "ledger".into(),
+                status: Status::Fail,
+                detail: vec!["phase post needs --seal".into()],
+                exit: Some(Exit::Usage),
+            },
+            Vec::new(),
+        ),
         (Phase::Post, Some((_, seal))) => {
-            let mut detail = Vec::new();
+            let mut refused = Vec::new();
+            let mut uncarried = Vec::new();
             // What the seal carries is found the way the scorer will find it in an answer
             // that copies it (case-insensitive, whole words, unless --token-match exact).
             let seal_text = String::from_utf8_lossy(seal);
@@ -533,14 +551,21 @@ fn ledger_axis(input: &GateInput<'_>) -> Axis {
                 // A value the seal must not hold is refused when either reading finds it.
                 let in_seal = |s: &str| contains_ci(seal, s) || has(s);
                 match x.kind {
-                    Kind::Positive if !has(&x.token) => detail.push(format!(
-                        "{}: positive token not in the seal; the carrier cannot carry it",
-                        x.qid
-                    )),
-                    Kind::Conflict if !has(&x.token) => {
-                        detail.push(format!("{}: planted conflict value not in the seal", x.qid))
+                    Kind::Positive if !has(&x.token) => {
+                        if report_mode {
+                            uncarried.push(x.qid.clone());
+                        } else {
+                            refused.push(format!(
+                                "{}: positive token not in the seal; the carrier cannot carry it \
+                                 (--ledger report runs it, listed)",
+                                x.qid
+                            ))
+                        }
                     }
-                    Kind::Negative if in_seal(&x.token) => detail.push(format!(
+                    Kind::Conflict if !has(&x.token) => {
+                        refused.push(format!("{}: planted conflict value not in the seal", x.qid))
+                    }
+                    Kind::Negative if in_seal(&x.token) => refused.push(format!(
                         "{}: negative token is in the seal; it is not a negative",
                         x.qid
                     )),
@@ -549,7 +574,7 @@ fn ledger_axis(input: &GateInput<'_>) -> Axis {
                 if x.kind == Kind::Conflict {
                     if let Some(g) = &x.general {
                         if in_seal(g) {
-                            detail.push(format!(
+                            refused.push(format!(
                                 "{}: general value is in the seal; the conflict does not separate",
                                 x.qid
                             ));
@@ -557,20 +582,34 @@ fn ledger_axis(input: &GateInput<'_>) -> Axis {
                     }
                 }
             }
-            let status = if detail.is_empty() {
-                Status::Pass
-            } else {
+            let status = if !refused.is_empty() {
                 Status::Fail
+            } else if !uncarried.is_empty() {
+                Status::Reported
+            } else {
+                Status::Pass
             };
-            if detail.is_empty() {
+            let mut detail = refused;
+            if !uncarried.is_empty() {
+                detail.push(format!(
+                    "--ledger report: the seal does not carry {} positive(s), listed, not refused: {}; \
+                     DELIVERY is reported over the carried positives and over all",
+                    uncarried.len(),
+                    uncarried.iter().map(|q| clean_line(q, 80)).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            if status == Status::Pass {
                 detail.push(format!("seal carries every positive and planted value and no negative or general value ({} rows)", q.len()));
             }
-            Axis {
-                name: "ledger".into(),
-                status,
-                detail,
-                exit: Some(Exit::GateRefused),
-            }
+            (
+                Axis {
+                    name: "ledger".into(),
+                    status,
+                    detail,
+                    exit: Some(Exit::GateRefused),
+                },
+                uncarried,
+            )
         }
     }
 }

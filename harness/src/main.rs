@@ -62,6 +62,13 @@ fn sandbox(s: SandboxArg) -> runners::SandboxMode {
     }
 }
 
+fn ledger(l: cli::LedgerArg) -> harness::options::LedgerMode {
+    match l {
+        cli::LedgerArg::Strict => harness::options::LedgerMode::Strict,
+        cli::LedgerArg::Report => harness::options::LedgerMode::Report,
+    }
+}
+
 fn phase(p: PhaseArg) -> Phase {
     match p {
         PhaseArg::Pre => Phase::Pre,
@@ -127,6 +134,7 @@ fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Des
         .judge
         .as_deref()
         .map(|j| harness::reading::judge::recorded_name(j, d.judge_model.as_deref()));
+    opts.ledger = ledger(d.ledger);
     Ok(Design::of_run(&opts, harness::agents::cli_version(&agent)))
 }
 
@@ -177,6 +185,8 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         token_match: token_match(a.reading.token_match),
         config: a.config,
         accept_change: a.accept_change,
+        ledger: ledger(a.ledger),
+        dry_run: a.dry_run,
         verbose: a.verbose,
         json: a.format == FormatArg::Json,
     };
@@ -219,6 +229,9 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             }
             let jobs = a.judge.judge_jobs as usize;
             let (opts, exec) = run_options(*a);
+            if opts.dry_run {
+                return harness::units::dry_run_cmd(opts);
+            }
             let out = opts.out.clone();
             let exit = harness::units::run(opts, exec)?;
             match (judge, out) {
@@ -247,6 +260,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 return Err(harness::exit::Fail::new(
                     Exit::Usage,
                     "harness plan runs no unit and reads no answer: --judge belongs to run (or rejudge after collect)",
+                )
+                .into());
+            }
+            if a.dry_run {
+                return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "harness plan runs no agent already; --dry-run belongs to harness run",
                 )
                 .into());
             }
@@ -315,6 +335,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                     phase: Phase::Post,
                     plant_dir: &a.plant_dir,
                     protocol: a.protocol.as_deref(),
+                    ledger: ledger(a.design.ledger),
                 },
                 &a.output,
                 a.force,
@@ -346,6 +367,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 phase: phase(a.phase),
                 plant_dir: &a.plant_dir,
                 protocol: None,
+                ledger: ledger(a.ledger),
             },
             a.format == FormatArg::Json,
         ),

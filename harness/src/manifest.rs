@@ -67,6 +67,15 @@ pub struct Design {
     pub retries: u32,
     /// Who reads the answers beside the scorer; [`NO_JUDGE`] until a judge is chosen.
     pub judge: String,
+    /// `--ledger`: `strict` (the seal carries every positive) or `report` (a thinner seal,
+    /// its missing positives listed). Manifests sealed before the flag are strict.
+    #[serde(default = "ledger_strict")]
+    pub ledger: String,
+}
+
+/// The ledger of a design sealed before `--ledger` existed.
+fn ledger_strict() -> String {
+    reports::LEDGER_STRICT.into()
 }
 
 impl Design {
@@ -84,6 +93,7 @@ impl Design {
             timeout_s: opts.timeout.as_secs(),
             retries: opts.retries,
             judge: judge_of(opts),
+            ledger: opts.ledger.as_str().into(),
         }
     }
 
@@ -111,6 +121,7 @@ impl Design {
             ("timeout_s", self.timeout_s.to_string()),
             ("retries", self.retries.to_string()),
             ("judge", crate::text::clean_line(&self.judge, 80)),
+            ("ledger", crate::text::clean_line(&self.ledger, 20)),
         ]
     }
 

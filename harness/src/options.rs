@@ -57,6 +57,29 @@ impl DemoMode {
     }
 }
 
+/// How the ledger gate treats a positive whose token the seal does not carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LedgerMode {
+    /// Refused (exit 8): the seal must carry every positive.
+    #[default]
+    Strict,
+    /// Listed, not refused, so a thinner hand-off can run on the same sealed questions;
+    /// DELIVERY is reported over the carried positives and over all. Negative and planted-value
+    /// checks still refuse.
+    Report,
+}
+
+impl LedgerMode {
+    /// As recorded in manifests, `round.json` and report headers: `strict` or `report`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LedgerMode::Strict => reports::LEDGER_STRICT,
+            LedgerMode::Report => reports::LEDGER_REPORT,
+        }
+    }
+}
+
 /// Everything `harness run` takes, free of the command-line types.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunOptions {
@@ -131,6 +154,13 @@ pub struct RunOptions {
     /// from the plan's hashes (`program`, `home_files`, `config`); each acceptance is recorded.
     #[serde(default)]
     pub accept_change: Vec<String>,
+    /// `--ledger`: strict (default) or report.
+    #[serde(default)]
+    pub ledger: LedgerMode,
+    /// `--dry-run`: every check, the dispatch count and the power line; nothing dispatched or
+    /// written (this run's choice: never recorded).
+    #[serde(skip)]
+    pub dry_run: bool,
     /// `--verbose`: the full report tables before the closing brief (this run's choice, like
     /// `--quiet`: not recorded, so `harness collect` and a resume choose their own).
     #[serde(skip)]
@@ -176,6 +206,8 @@ impl RunOptions {
             token_match: scorer::TokenMatch::Word,
             config: None,
             accept_change: Vec::new(),
+            ledger: LedgerMode::Strict,
+            dry_run: false,
             verbose: false,
             json: false,
         }

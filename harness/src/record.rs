@@ -164,6 +164,21 @@ pub struct RoundRecord {
     /// a resume accepted with `--accept-change`, each with its time and both hashes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accepted_changes: Vec<String>,
+    /// Every dispatch's arm and start/end times (from its record), for the report's arm × time
+    /// section; empty for rounds recorded before dispatch times were.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline: Vec<reports::timeline::DispatchSpan>,
+    /// `--ledger`: `strict` (rounds before the flag) or `report`.
+    #[serde(default = "ledger_strict")]
+    pub ledger: String,
+    /// Under `--ledger report`: the positive qids the seal does not carry, as the gate found them.
+    #[serde(default)]
+    pub uncarried: Vec<String>,
+}
+
+/// The ledger of a round recorded before `--ledger` existed.
+fn ledger_strict() -> String {
+    reports::LEDGER_STRICT.into()
 }
 
 impl RoundRecord {

@@ -493,6 +493,9 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         counts: Default::default(),
         order_seed: None,
         accepted_changes: Vec::new(),
+        ledger: reports::LEDGER_STRICT.into(),
+        uncarried: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 

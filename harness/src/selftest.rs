@@ -356,6 +356,7 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
             protected: Vec::new(),
             phase: Phase::Post,
             allow_contaminated: false,
+            ledger: crate::options::LedgerMode::Strict,
         })
     };
     let mut lanes = Vec::new();

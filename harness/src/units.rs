@@ -69,6 +69,39 @@ pub fn plan_cmd(opts: RunOptions) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// `harness run --dry-run`: the round's checks (gate table included), the dispatch count and
+/// the same power line as `harness plan`; nothing is dispatched or written.
+pub fn dry_run_cmd(opts: RunOptions) -> Result<Exit> {
+    not_dumpable();
+    plan::activate_reading(&opts)?;
+    let json = opts.json;
+    let d = plan::dry_run(opts)?;
+    let power = power_lines(&d.qset, d.reps);
+    if json {
+        let v = serde_json::json!({
+            "dry_run": true,
+            "dispatches": d.dispatches,
+            "questions": d.qset.questions.len(),
+            "arms": d.arms,
+            "reps": d.reps,
+            "power": power,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(Exit::Ok);
+    }
+    println!(
+        "dry run: the checks pass; the round would make {} dispatches ({} questions × {} arm(s) × {} reps); nothing was dispatched or written",
+        d.dispatches,
+        d.qset.questions.len(),
+        d.arms,
+        d.reps
+    );
+    for line in power {
+        println!("{line}");
+    }
+    Ok(Exit::Ok)
+}
+
 /// The power line: for the qset's item counts and the reps, the smallest ARM−CTRL (and A−B,
 /// between two rounds on this qset) difference in DELIVERY and HUI detectable at 80% power,
 /// so a user knows before spending tokens whether these questions can answer the question.

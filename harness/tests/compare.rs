@@ -45,9 +45,13 @@ fn compare_reports_flips_and_noise_floor_on_demo_rounds() {
             .starts_with("A and B differ in: deliver"),
         "{s}"
     );
+    let q01 = s
+        .lines()
+        .find(|l| l.starts_with("q01 positive A 3/3 → B 0/3  -1.000  p "))
+        .unwrap_or_else(|| panic!("no q01 line: {s}"));
     assert!(
-        s.contains("q01 positive A 3/3 → B 0/3  -1.000  FLIPPED good→bad"),
-        "{s}"
+        q01.contains("Holm ") && q01.ends_with("FLIPPED good→bad"),
+        "{q01}"
     );
     assert!(
         s.contains("B−A    -1.000 [-1.000, -1.000] DEGENERATE (zero width) over 5 items"),
@@ -135,4 +139,48 @@ fn plan_prints_the_smallest_detectable_difference() {
     assert!(s.contains("power (80%, two-sided α=0.05"), "{s}");
     assert!(s.contains("DELIVERY 5 items × 3 reps: 0.89 if each item's reps agree, 0.51 if reps are independent"), "{s}");
     assert!(s.contains("HUI      4 items × 3 reps: 0.99 if each item's reps agree, 0.57 if reps are independent"), "{s}");
+}
+
+/// A side may be a folder of finished rounds of one design: items are pooled across its rounds
+/// (rows add up, reps renumbered), the pooling is stated, and a folder mixing designs is
+/// refused (exit 10) naming the field.
+#[test]
+fn a_folder_of_rounds_is_pooled_by_item_and_a_mixed_folder_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    for (out, mode) in [
+        ("A/r1", "deliver"),
+        ("A/r2", "deliver"),
+        ("b", "discover"),
+        ("mixed/r1", "deliver"),
+        ("mixed/r2", "discover"),
+    ] {
+        let o = run_in(
+            dir,
+            &[
+                "run", "--quiet", "--demo", mode, "--reps", "1", "--out", out,
+            ],
+        );
+        assert!(
+            dir.join(out).join("ROUND_DONE").is_file(),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let o = run_in(dir, &["compare", "A", "b"]);
+    let s = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", text(&o.stderr));
+    assert!(s.contains("rounds pooled: A 2 → B 1"), "{s}");
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("q01 positive A 2/2 → B 0/1")),
+        "{s}"
+    );
+    let j = run_in(dir, &["compare", "A", "b", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert_eq!(v["a"]["rounds"], 2);
+    let o = run_in(dir, &["compare", "mixed", "b"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(10), "{err}");
+    assert!(err.contains("the rounds differ in deliver"), "{err}");
 }

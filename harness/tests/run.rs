@@ -1542,3 +1542,238 @@ fn kernel_at_least(major: u32, minor: u32) -> bool {
     let version = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
     version >= (major, minor)
 }
+
+/// The standard rows plus three positives the seal does not carry (a thinner hand-off).
+fn thin_seal_rows() -> Vec<(String, &'static str, String, String, Option<String>)> {
+    let mut rows = standard_rows();
+    for (qid, q, tag) in [
+        ("Q_owner", "Who owns the billing service?", "ow"),
+        ("Q_region", "Which region hosts the primary database?", "rg"),
+        ("Q_cron", "At what hour does the nightly export run?", "cr"),
+    ] {
+        rows.push((qid.into(), "positive", q.into(), tok(tag), None));
+    }
+    rows
+}
+
+/// A seal lacking three positives: refused without the flag (exit 8, naming them); under
+/// `--ledger report` the round runs, the gate and every report header list the three, DELIVERY
+/// is reported over the carried positives (2/2) and beside it over all (2/5), and
+/// INSTRUMENT_INCOMPLETE judges the carried ones only (the verdict stays OK).
+#[test]
+fn a_seal_lacking_positives_runs_under_ledger_report_with_both_delivery_lines() {
+    let f = Fixture::with_rows(thin_seal_rows());
+    let spec = agent("sealreader.sh", &[]);
+    let refused = f.run(&["--agent", &spec, "--reps", "1"]);
+    let said = format!("{}{}", text(&refused.stdout), text(&refused.stderr));
+    assert_eq!(refused.status.code(), Some(8), "{said}");
+    for q in ["Q_owner", "Q_region", "Q_cron"] {
+        assert!(
+            said.contains(&format!("{q}: positive token not in the seal")),
+            "{said}"
+        );
+    }
+    assert!(!f.out.join("verdicts.csv").exists());
+
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--ledger", "report"]);
+    let said = format!("{}{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains(
+            "the seal does not carry 3 positive(s), listed, not refused: Q_owner, Q_region, Q_cron"
+        ),
+        "{said}"
+    );
+    let listed =
+        "the seal does not carry 3 positive(s), listed not refused: Q_owner, Q_region, Q_cron";
+    let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(f.out.join("report.html")).unwrap();
+    let table = text(
+        &harness()
+            .args(["report", "--format", "table"])
+            .arg(&f.out)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    // Markdown escapes the underscores of qids it shows in the header.
+    let md = md.replace("\\_", "_");
+    for (name, doc) in [("md", &md), ("html", &html), ("table", &table)] {
+        assert!(doc.contains(listed), "{name}: {doc}");
+        let carried = doc
+            .lines()
+            .find(|l| l.contains("DELIVERY (ARM, carried positives)"))
+            .unwrap_or_else(|| panic!("{name}: no carried DELIVERY line: {doc}"));
+        assert!(carried.contains("2/2 rows, 2 items"), "{name}: {carried}");
+        let all = doc
+            .lines()
+            .find(|l| l.contains("DELIVERY (ARM, all positives)"))
+            .unwrap_or_else(|| panic!("{name}: no all-positives DELIVERY line: {doc}"));
+        assert!(all.contains("2/5 rows, 5 items"), "{name}: {all}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(f.out.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["meta"]["ledger"], "report");
+    assert_eq!(
+        json["meta"]["uncarried"],
+        serde_json::json!(["Q_owner", "Q_region", "Q_cron"])
+    );
+    let line = |key: &str| {
+        json["numbers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["key"] == key)
+            .unwrap_or_else(|| panic!("no {key} in summary.json"))
+            .clone()
+    };
+    assert_eq!(
+        (
+            line("delivery_arm")["value"]["k"].clone(),
+            line("delivery_arm")["value"]["n"].clone()
+        ),
+        (2.into(), 2.into())
+    );
+    assert_eq!(
+        (
+            line("delivery_all_arm")["value"]["k"].clone(),
+            line("delivery_all_arm")["value"]["n"].clone()
+        ),
+        (2.into(), 5.into())
+    );
+    assert!(f.round_done().contains("verdict: OK"), "{}", f.round_done());
+}
+
+/// `--ledger` is part of the sealed design: a manifest sealed with `--ledger report` refuses a
+/// run without it (exit 10 naming `ledger`), and accepts one with it.
+#[test]
+fn the_ledger_mode_is_sealed_in_the_design() {
+    let f = Fixture::with_rows(thin_seal_rows());
+    let manifest = f.dir.path().join("manifest.json");
+    let spec = agent("sealreader.sh", &[]);
+    f.seal_manifest(
+        &manifest,
+        &["--agent", &spec, "--reps", "1", "--ledger", "report"],
+    );
+    let m = manifest.to_str().unwrap();
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--manifest", m]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(10), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.trim_start().starts_with("ledger") && l.contains("MISMATCH"))
+        .unwrap_or_else(|| panic!("no ledger MISMATCH line: {err}"));
+    assert!(line.contains("sealed report, this run strict"), "{line}");
+    assert!(!f.out.exists());
+    let o = f.run(&[
+        "--agent",
+        &spec,
+        "--reps",
+        "1",
+        "--ledger",
+        "report",
+        "--manifest",
+        m,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
+    assert!(md.contains("sealed in the manifest"), "{md}");
+    assert!(md.contains("report (--ledger report)"), "{md}");
+}
+
+/// `run --dry-run` checks what a round checks, prints the dispatch count and exactly the power
+/// lines `harness plan` prints, and writes nothing; a gate refusal still refuses (exit 8).
+#[test]
+fn run_dry_run_prints_plans_power_line_and_writes_nothing() {
+    let f = Fixture::new();
+    let spec = agent("sealreader.sh", &[]);
+    let o = f.run(&["--agent", &spec, "--reps", "2", "--dry-run"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("the round would make 12 dispatches (3 questions × 2 arm(s) × 2 reps)"),
+        "{out}"
+    );
+    assert!(!f.out.exists(), "a dry run wrote its out-dir");
+    let power = |t: &str| -> Vec<String> {
+        let mut lines = t.lines().skip_while(|l| !l.starts_with("power (80%"));
+        let head = lines.next().map(String::from);
+        head.into_iter()
+            .chain(lines.take_while(|l| l.starts_with("  ")).map(String::from))
+            .collect()
+    };
+    let dry = power(&out);
+    assert_eq!(dry.len(), 3, "{out}");
+    let planned = harness()
+        .env("HOME", &f.user_home)
+        .arg("plan")
+        .arg("--qset")
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .arg("--out")
+        .arg(f.dir.path().join("planned"))
+        .args(["--agent", &spec, "--reps", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(planned.status.code(), Some(0), "{}", text(&planned.stderr));
+    assert_eq!(dry, power(&text(&planned.stdout)));
+    // The checks are the round's: a seal lacking a positive is refused in a dry run too.
+    let thin = Fixture::with_rows(thin_seal_rows());
+    let o = thin.run(&["--agent", &spec, "--dry-run"]);
+    assert_eq!(o.status.code(), Some(8), "{}", text(&o.stdout));
+    assert!(!thin.out.exists());
+}
+
+/// The report shows arm × time from the dispatch records' start times: per-arm start counts per
+/// time bucket in text (summing to each arm's dispatches) and one tick per dispatch in HTML.
+#[test]
+fn the_report_shows_arm_by_time_from_the_recorded_start_times() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", &agent("sealreader.sh", &[]), "--reps", "2"]);
+    assert!(
+        f.round_done().contains("complete: yes"),
+        "{}",
+        text(&o.stderr)
+    );
+    let table = text(
+        &harness()
+            .args(["report", "--format", "table"])
+            .arg(&f.out)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let sum = |arm: &str| -> u64 {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{arm} ")) && l.contains("  "))
+            .filter(|l| {
+                l.split_whitespace()
+                    .skip(1)
+                    .all(|w| w.parse::<u64>().is_ok())
+            })
+            .unwrap_or_else(|| panic!("no {arm} bucket line: {table}"));
+        line.split_whitespace()
+            .skip(1)
+            .map(|w| w.parse::<u64>().unwrap())
+            .sum()
+    };
+    assert!(table.contains("── Arm × time ──"), "{table}");
+    assert_eq!((sum("ARM"), sum("CTRL")), (6, 6), "{table}");
+    let order = table
+        .lines()
+        .find_map(|l| {
+            l.split_once("start order (A = ARM, C = CTRL): ")
+                .map(|x| x.1.trim().to_string())
+        })
+        .expect("start order line");
+    assert_eq!(order.len(), 12, "{order}");
+    assert_eq!(order.matches('A').count(), 6, "{order}");
+    let html = std::fs::read_to_string(f.out.join("report.html")).unwrap();
+    assert_eq!(html.matches("class=\"tick-arm\"").count(), 6);
+    assert_eq!(html.matches("class=\"tick-ctrl\"").count(), 6);
+}

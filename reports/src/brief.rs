@@ -9,7 +9,15 @@ use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 
 /// The number lines shown in the brief, by key, in order.
-pub const HEADLINE_KEYS: [&str; 5] = ["delivery_arm", "hui_arm", "hui_ctrl", "lucky_ctrl", "mr"];
+/// (`delivery_all_arm` appears only under `--ledger report`.)
+pub const HEADLINE_KEYS: [&str; 6] = [
+    "delivery_arm",
+    "delivery_all_arm",
+    "hui_arm",
+    "hui_ctrl",
+    "lucky_ctrl",
+    "mr",
+];
 
 /// What the round did besides its rows: the binary knows these, the report does not.
 #[derive(Debug, Clone, Default, Serialize)]

@@ -42,6 +42,22 @@ pub struct RoundIdentity {
     pub scorer: String,
     /// `--deliver`.
     pub deliver: bool,
+    /// How many rounds of this one design were pooled (1 for a single round; a folder of
+    /// rounds pools its items' rows across rounds).
+    pub rounds: u32,
+}
+
+/// A round's ledger as a comparison states it: `strict`, or `report` with the positives its
+/// seal does not carry (a thinner hand-off is what a comparison often measures).
+fn ledger_word(m: &crate::RoundMeta) -> String {
+    if !m.ledger_reports() {
+        return crate::LEDGER_STRICT.into();
+    }
+    if m.uncarried.is_empty() {
+        "report (every positive carried)".into()
+    } else {
+        format!("report (seal lacks {})", m.uncarried.join(", "))
+    }
 }
 
 /// Why two rounds cannot be compared: the field and its two values.
@@ -80,6 +96,12 @@ pub struct ItemComparison {
     pub diff: Option<f64>,
     /// The majority flip, when there is one.
     pub flip: Option<Flip>,
+    /// Two-sided Fisher exact p of A's k/n against B's, treating the item's reps as
+    /// independent draws of one answer distribution per round; per line, unadjusted. `None`
+    /// when a side has no rows.
+    pub p: Option<f64>,
+    /// Holm-adjusted `p` over the family of items with a `p`.
+    pub p_holm: Option<f64>,
     /// A's answers (untrusted; sanitized by every renderer).
     pub answers_a: Vec<String>,
     /// B's answers.
@@ -179,9 +201,11 @@ pub fn compare(
             b.harness_version.clone(),
         ),
         ("reps", a.reps.to_string(), b.reps.to_string()),
+        ("rounds pooled", a.rounds.to_string(), b.rounds.to_string()),
         ("sandbox", a.sandbox.clone(), b.sandbox.clone()),
         ("scorer", a.scorer.clone(), b.scorer.clone()),
         ("deliver", a.deliver.to_string(), b.deliver.to_string()),
+        ("ledger", ledger_word(&ra.meta), ledger_word(&rb.meta)),
     ] {
         if x != y {
             differences.push((field.to_string(), x, y));
@@ -228,11 +252,17 @@ pub fn compare(
             b: pb,
             diff,
             flip,
+            p: stats::fisher_exact(pa.k, pa.n - pa.k, pb.k, pb.n - pb.k),
+            p_holm: None,
             answers_a: answers(&ra.rows),
             answers_b: answers(&rb.rows),
         });
     }
 
+    let family: Vec<Option<f64>> = items.iter().map(|i| i.p).collect();
+    for (i, adj) in items.iter_mut().zip(stats::holm(&family)) {
+        i.p_holm = adj;
+    }
     let axes = Kind::ALL
         .iter()
         .map(|&kind| axis_comparison(kind, ra, rb, &items))
@@ -392,7 +422,10 @@ pub fn text(c: &Comparison) -> String {
         let _ = writeln!(s, "  sign   {}", a.sign_display());
         let _ = writeln!(s, "  McNemar {}", a.mcnemar_display());
     }
-    let _ = writeln!(s, "\n── per item (ARM; B−A of the axis's rate) ──");
+    let _ = writeln!(
+        s,
+        "\n── per item (ARM; B−A of the axis's rate; {ITEM_P}) ──"
+    );
     for i in &c.items {
         let d = i
             .diff
@@ -400,13 +433,15 @@ pub fn text(c: &Comparison) -> String {
             .unwrap_or("UNMEASURED".into());
         let _ = writeln!(
             s,
-            "{} {} A {}/{} → B {}/{}  {d}{}",
+            "{} {} A {}/{} → B {}/{}  {d}  p {}  Holm {}{}",
             sanitize::terminal(&i.qid, 60),
             i.kind,
             i.a.k,
             i.a.n,
             i.b.k,
             i.b.n,
+            pval(i.p),
+            pval(i.p_holm),
             i.flip
                 .map(|f| format!("  FLIPPED {}", flip_name(f)))
                 .unwrap_or_default()
@@ -433,6 +468,16 @@ pub fn text(c: &Comparison) -> String {
         s.push_str("none\n");
     }
     s
+}
+
+/// What the per-item p and Holm columns are, said wherever they are shown.
+const ITEM_P: &str =
+    "p: Fisher exact of A's rows against B's, treating an item's reps as independent \
+                      draws, per line, unadjusted; Holm: adjusted over the items";
+
+/// A p-value as the per-item columns show it, `UNMEASURED` when there is none.
+fn pval(p: Option<f64>) -> String {
+    p.map(|p| format!("{p:.4}")).unwrap_or("UNMEASURED".into())
 }
 
 /// GitHub-flavoured Markdown.
@@ -469,11 +514,14 @@ pub fn markdown(c: &Comparison) -> String {
             a.mcnemar_display()
         );
     }
-    s.push_str("\n## Per item\n\n| qid | kind | A | B | B−A | flip |\n|---|---|---|---|---|---|\n");
+    let _ = write!(
+        s,
+        "\n## Per item\n\n{ITEM_P}.\n\n| qid | kind | A | B | B−A | p (unadjusted) | Holm p | flip |\n|---|---|---|---|---|---|---|---|\n"
+    );
     for i in &c.items {
         let _ = writeln!(
             s,
-            "| {} | {} | {}/{} | {}/{} | {} | {} |",
+            "| {} | {} | {}/{} | {}/{} | {} | {} | {} | {} |",
             md(&i.qid),
             i.kind,
             i.a.k,
@@ -483,6 +531,8 @@ pub fn markdown(c: &Comparison) -> String {
             i.diff
                 .map(|d| format!("{d:+.3}"))
                 .unwrap_or("UNMEASURED".into()),
+            pval(i.p),
+            pval(i.p_holm),
             i.flip.map(flip_name).unwrap_or("")
         );
     }
@@ -518,7 +568,7 @@ pub fn json(c: &Comparison) -> String {
         json!({"name": clean(&r.name), "qset_sha256": r.qset_sha256, "base_sha": r.base_sha,
                "seal_sha256": r.seal_sha256, "agent": clean(&r.agent),
                "model": r.model.as_deref().map(clean), "harness_version": r.harness_version,
-               "reps": r.reps, "sandbox": r.sandbox, "scorer": r.scorer, "deliver": r.deliver})
+               "reps": r.reps, "rounds": r.rounds, "sandbox": r.sandbox, "scorer": r.scorer, "deliver": r.deliver})
     };
     let doc = json!({
         "compare_schema_version": 1,
@@ -538,7 +588,7 @@ pub fn json(c: &Comparison) -> String {
         })).collect::<Vec<_>>(),
         "items": c.items.iter().map(|i| json!({
             "qid": clean(&i.qid), "kind": i.kind, "a": prop(&i.a), "b": prop(&i.b),
-            "diff": i.diff, "flip": i.flip,
+            "diff": i.diff, "flip": i.flip, "p": i.p, "p_holm": i.p_holm,
             "answers_a": i.answers_a.iter().map(|t| clean(t)).collect::<Vec<_>>(),
             "answers_b": i.answers_b.iter().map(|t| clean(t)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
@@ -603,7 +653,11 @@ pub fn html(c: &Comparison) -> String {
             e(&a.mcnemar_display())
         );
     }
-    h.push_str("</table>\n<h2>Per item</h2>\n<table class=\"items\"><tr><th>qid</th><th>kind</th><th>A</th><th>B</th><th>B−A</th><th>flip and answers</th></tr>\n");
+    let _ = writeln!(
+        h,
+        "</table>\n<h2>Per item</h2>\n<p>{}.</p>\n<table class=\"items\"><tr><th>qid</th><th>kind</th><th>A</th><th>B</th><th>B−A</th><th>p (unadjusted)</th><th>Holm p</th><th>flip and answers</th></tr>",
+        e(ITEM_P)
+    );
     for i in &c.items {
         let answers = |v: &[String], side: &str| {
             v.iter()
@@ -621,7 +675,7 @@ pub fn html(c: &Comparison) -> String {
         };
         let _ = writeln!(
             h,
-            "<tr{}><td>{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td><td>{}</td><td>{cell}</td></tr>",
+            "<tr{}><td>{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{cell}</td></tr>",
             if i.flip.is_some() { " class=\"flip\"" } else { "" },
             sanitize::html(&i.qid, 200),
             i.kind,
@@ -629,7 +683,9 @@ pub fn html(c: &Comparison) -> String {
             i.a.n,
             i.b.k,
             i.b.n,
-            i.diff.map(|d| format!("{d:+.3}")).unwrap_or("UNMEASURED".into())
+            i.diff.map(|d| format!("{d:+.3}")).unwrap_or("UNMEASURED".into()),
+            pval(i.p),
+            pval(i.p_holm)
         );
     }
     h.push_str("</table>\n</body></html>\n");

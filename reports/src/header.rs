@@ -66,6 +66,7 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
                 }
             ),
         ),
+        ("ledger", ledger_field(m)),
         ("base", clean(&m.base_sha)),
         (
             "time",
@@ -108,4 +109,28 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
         },
     ));
     out
+}
+
+/// The header's ledger line: strict (the gate refused any positive the seal lacks), or
+/// `--ledger report` with the uncarried positives listed.
+fn ledger_field(m: &crate::RoundMeta) -> String {
+    if !m.ledger_reports() {
+        return "strict: the seal carries every positive (the gate refuses one that does not)"
+            .into();
+    }
+    let list: Vec<String> = m
+        .uncarried
+        .iter()
+        .map(|q| sanitize::excerpt(q, NAME_MAX))
+        .collect();
+    if list.is_empty() {
+        "report (--ledger report): the seal carries every positive".into()
+    } else {
+        format!(
+            "report (--ledger report): the seal does not carry {} positive(s), listed not refused: {}; \
+             DELIVERY counts the carried positives, DELIVERY (all positives) beside it",
+            list.len(),
+            list.join(", ")
+        )
+    }
 }

@@ -32,7 +32,8 @@ svg text{font-family:system-ui,sans-serif}\
 font-weight:bold;margin:.2em 0 .6em}.badge small{font-size:.5em;font-weight:normal;margin-left:.6em}\
 .v-OK{background:#1a7f37}.v-FINDING{background:#9a6700}\
 .v-VOID,.v-INSTRUMENT_INCOMPLETE,.v-CARRIER_UNREAD{background:#c62828}.v-unclaimed{background:#57606a}\
-td.good{background:#dafbe1}td.bad{background:#ffd7d5}td.other{background:#fff1c2}";
+td.good{background:#dafbe1}td.bad{background:#ffd7d5}td.other{background:#fff1c2}\
+.tick-arm{fill:#0969da}.tick-ctrl{fill:#8250df}pre.timeline{margin:.3em 0 1.5em}";
 
 fn wm_cell(wm: &Option<String>, tag: &str) -> String {
     match wm {
@@ -227,6 +228,28 @@ fn numbers_table(h: &mut String, wm: &Option<String>, lines: &[&crate::NumberLin
 }
 
 /// Whether a number section is the per-item D one (shown once, with its chart).
+/// The arm × time section: the start strip and the per-bucket counts, or "not recorded".
+fn arm_time(h: &mut String, report: &Report, wm: &Option<String>) {
+    let spans = &report.meta.timeline;
+    let _ = writeln!(
+        h,
+        "<h2>Arm × time (dispatch starts)</h2>\n<figure{}><figcaption>{}ticks: each dispatch's start, \
+         ARM above CTRL, on the round's time axis</figcaption>",
+        wm_attr(wm),
+        wm_cell(wm, "span")
+    );
+    if let Some(svg) = crate::timeline::svg(spans) {
+        h.push_str(&svg);
+        h.push('\n');
+    }
+    let lines = crate::timeline::lines(spans);
+    let _ = writeln!(
+        h,
+        "<pre class=\"timeline\">{}</pre></figure>",
+        esc(&lines.join("\n"))
+    );
+}
+
 fn is_items_section(section: &str) -> bool {
     section.starts_with("Per-item D")
 }
@@ -315,6 +338,8 @@ impl Render for Html {
             let _ = writeln!(h, "<h2>{}</h2>", esc(section));
             numbers_table(&mut h, wm, &group);
         }
+
+        arm_time(&mut h, report, wm);
 
         let _ = writeln!(
             h,

@@ -93,6 +93,10 @@ fn clean_meta(meta: &RoundMeta) -> RoundMeta {
     let mut m = meta.clone();
     m.seal_name = m.seal_name.map(|s| sanitize::excerpt(&s, 200));
     m.qset_name = sanitize::excerpt(&m.qset_name, 200);
+    m.ledger = sanitize::excerpt(&m.ledger, 20);
+    for q in &mut m.uncarried {
+        *q = sanitize::excerpt(q, 200);
+    }
     for q in &mut m.questions {
         q.qid = sanitize::excerpt(&q.qid, 200);
         q.question = sanitize::excerpt(&q.question, QUESTION_MAX);

@@ -102,6 +102,9 @@ pub fn fixture_meta() -> RoundMeta {
         started: "start".into(),
         finished: "end".into(),
         phases: Vec::new(),
+        ledger: crate::LEDGER_STRICT.into(),
+        uncarried: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 

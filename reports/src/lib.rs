@@ -22,6 +22,7 @@ pub mod sanitize;
 pub mod stats;
 pub mod summary;
 pub mod terminal;
+pub mod timeline;
 
 use scorer::{Arm, Kind, Verdict};
 use serde::{Deserialize, Serialize};
@@ -172,6 +173,35 @@ pub struct RoundMeta {
     /// Where the dispatches' time went, phase by phase (empty: not recorded).
     #[serde(default)]
     pub phases: Vec<PhaseStat>,
+    /// How the ledger gate treated positives the seal does not carry: `strict` (refused; every
+    /// round before `--ledger` existed) or `report` (listed in [`RoundMeta::uncarried`], run).
+    #[serde(default = "ledger_strict")]
+    pub ledger: String,
+    /// Under `--ledger report`: the positive items whose token the seal does not carry. DELIVERY
+    /// and INSTRUMENT_INCOMPLETE judge the other positives; a second DELIVERY line counts all.
+    #[serde(default)]
+    pub uncarried: Vec<String>,
+    /// Every dispatch's arm and start/end times, for the arm × time section (empty: the
+    /// records carry no times, said as "not recorded").
+    #[serde(default)]
+    pub timeline: Vec<timeline::DispatchSpan>,
+}
+
+/// The ledger word of rounds recorded before `--ledger` existed: they were all strict.
+fn ledger_strict() -> String {
+    LEDGER_STRICT.to_string()
+}
+
+/// [`RoundMeta::ledger`] of a round whose seal had to carry every positive.
+pub const LEDGER_STRICT: &str = "strict";
+/// [`RoundMeta::ledger`] of a round run with `--ledger report`.
+pub const LEDGER_REPORT: &str = "report";
+
+impl RoundMeta {
+    /// The round ran under `--ledger report`: DELIVERY has two lines (carried, all positives).
+    pub fn ledger_reports(&self) -> bool {
+        self.ledger == LEDGER_REPORT
+    }
 }
 
 /// A whole round as the renderers see it.

@@ -98,6 +98,13 @@ impl Render for Markdown {
             b.table(&["number", "value", "note"], rows);
         }
 
+        b.heading("Arm × time");
+        let rows = crate::timeline::lines(&report.meta.timeline)
+            .into_iter()
+            .map(|l| vec![format!("`{}`", l.trim_start())])
+            .collect();
+        b.table(&["dispatch starts"], rows);
+
         b.heading("Questions");
         let rows = report
             .meta

@@ -401,8 +401,15 @@ pub struct Summary {
     pub typed: Proportion,
     /// Rows that took the fallback (prose) path, of all rows.
     pub fallback: Proportion,
-    /// Positive ARM `PASS` of positive ARM rows.
+    /// Positive ARM `PASS` of positive ARM rows; under `--ledger report` of the positives the
+    /// seal carries only ([`crate::RoundMeta::uncarried`] left out).
     pub delivery_arm: Proportion,
+    /// Under `--ledger report`: positive ARM `PASS` of every positive ARM row, the uncarried
+    /// included (the hand-off's coverage of the qset). `None` under the strict ledger, where
+    /// it is [`Summary::delivery_arm`].
+    pub delivery_all_arm: Option<Proportion>,
+    /// The positive items the seal does not carry (`--ledger report`), in qset order.
+    pub uncarried: Vec<String>,
     /// Negative ARM rows that are not `PASS`, of negative ARM rows.
     pub hui_arm: Proportion,
     /// Negative CTRL rows that are not `PASS`, of negative CTRL rows: the survival line.
@@ -647,9 +654,15 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
             InstrumentVerdict::InstrumentIncomplete,
             true,
             format!(
-                "known-positive ARM is not perfect ({}/{}): the arm may be failing to read the carrier \
+                "known-positive ARM is not perfect ({}/{}{}): the arm may be failing to read the carrier \
                  rather than the carrier being thin",
-                del.k, del.n
+                del.k,
+                del.n,
+                if s.uncarried.is_empty() {
+                    ""
+                } else {
+                    " rows the seal carries; the uncarried positives are not judged"
+                }
             ),
         );
     }
@@ -876,7 +889,17 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
 
     let typed = Proportion::count(all.clone(), |_| true, |r| r.verdict.typed);
     let fallback = Proportion::count(all.clone(), |_| true, |r| !r.verdict.typed);
-    let delivery_arm = Proportion::count(all.clone(), cell(Kind::Positive, Arm::Arm), pass);
+    // Under `--ledger report` a positive the seal does not carry cannot be delivered: DELIVERY
+    // (and INSTRUMENT_INCOMPLETE with it) judges the carried ones, a second line all of them.
+    let carried = |r: &Row| !(r.kind == Kind::Positive && meta.uncarried.contains(&r.qid));
+    let delivery_arm = Proportion::count(
+        all.clone(),
+        |r| cell(Kind::Positive, Arm::Arm)(r) && carried(r),
+        pass,
+    );
+    let delivery_all_arm = meta
+        .ledger_reports()
+        .then(|| Proportion::count(all.clone(), cell(Kind::Positive, Arm::Arm), pass));
     let positive_coverage_arm =
         Proportion::count(all.clone(), cell(Kind::Positive, Arm::Arm), |r| {
             !abstained_pos(r)
@@ -907,6 +930,12 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         typed,
         fallback,
         delivery_arm,
+        delivery_all_arm,
+        uncarried: item_order(rows, meta)
+            .into_iter()
+            .filter(|(q, k)| *k == Kind::Positive && meta.uncarried.contains(q))
+            .map(|(q, _)| q)
+            .collect(),
         hui_arm: Proportion::count(all.clone(), cell(Kind::Negative, Arm::Arm), not_pass),
         hui_ctrl: Proportion::count(all.clone(), cell(Kind::Negative, Arm::Ctrl), not_pass),
         lucky_ctrl: Proportion::count(all.clone(), cell(Kind::Positive, Arm::Ctrl), pass),
@@ -963,7 +992,8 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
     s.verdict = verdict;
     s.verdict_claimed = claimed;
     s.verdict_detail = detail;
-    s.fired_by = crate::rules::firing(verdict, rows);
+    let judged: Vec<Row> = rows.iter().filter(|r| carried(r)).cloned().collect();
+    s.fired_by = crate::rules::firing(verdict, &judged);
     if let Some(f) = &s.fired_by {
         s.verdict_detail = format!("{}. {}", s.verdict_detail, crate::rules::explain(&s, f));
     }
@@ -1057,13 +1087,40 @@ impl Summary {
                 "label withheld: same reason".to_string(),
             ),
         };
-        out.prop(
-            "delivery_arm",
-            NUMBERS,
-            "DELIVERY (ARM)",
-            self.delivery_arm,
-            lbl_d,
-        );
+        match self.delivery_all_arm {
+            None => out.prop(
+                "delivery_arm",
+                NUMBERS,
+                "DELIVERY (ARM)",
+                self.delivery_arm,
+                lbl_d,
+            ),
+            Some(all) => {
+                let missing = if self.uncarried.is_empty() {
+                    "the seal carries every positive".to_string()
+                } else {
+                    format!(
+                        "the seal does not carry {} positive(s): {}",
+                        self.uncarried.len(),
+                        self.uncarried.join(", ")
+                    )
+                };
+                out.prop(
+                    "delivery_arm",
+                    NUMBERS,
+                    "DELIVERY (ARM, carried positives)",
+                    self.delivery_arm,
+                    format!("over the positives the seal carries (--ledger report); {lbl_d}"),
+                );
+                out.prop(
+                    "delivery_all_arm",
+                    NUMBERS,
+                    "DELIVERY (ARM, all positives)",
+                    all,
+                    format!("the hand-off's coverage of the qset: {missing}"),
+                );
+            }
+        }
         out.prop("hui_arm", NUMBERS, "HUI (ARM)", self.hui_arm, lbl_h);
         out.prop(
             "hui_ctrl",

@@ -118,6 +118,12 @@ impl Render for Terminal {
         }
 
         b.blank();
+        b.line("── Arm × time ──");
+        for l in crate::timeline::lines(&report.meta.timeline) {
+            b.line(&format!("  {l}"));
+        }
+
+        b.blank();
         b.line("── Questions ──");
         let mut t = self.table(pw, &["qid", "kind", "question"]);
         for q in &report.meta.questions {

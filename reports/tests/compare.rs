@@ -20,6 +20,7 @@ fn id(name: &str, seal: &str) -> RoundIdentity {
         sandbox: "auto".into(),
         scorer: "f".repeat(16),
         deliver: true,
+        rounds: 1,
     }
 }
 
@@ -107,4 +108,34 @@ fn snapshots_of_the_four_formats() {
     assert!(!compare::markdown(&c)
         .lines()
         .any(|l| l.starts_with("## fake")));
+}
+
+/// Per item: a Fisher exact p of A's rows against B's (reps as independent draws, labelled) and
+/// Holm over the items, each its own column in every format.
+#[test]
+fn per_item_p_and_holm_are_their_own_columns() {
+    let c = compare::compare(&id("A", "1"), &ok_round(), &id("B", "2"), &thinner()).unwrap();
+    let p1 = c.items.iter().find(|i| i.qid == "p1").unwrap();
+    // scipy.stats.fisher_exact([[2, 0], [0, 2]]) → p = 0.3333333 (two-sided).
+    assert!((p1.p.unwrap() - 1.0 / 3.0).abs() < 1e-12, "{:?}", p1.p);
+    // Holm over 7 items: the smallest p (1/3) is multiplied by 7 and capped at 1.
+    assert_eq!(p1.p_holm, Some(1.0));
+    let p2 = c.items.iter().find(|i| i.qid == "p2").unwrap();
+    assert_eq!(p2.p, Some(1.0));
+    let text = compare::text(&c);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("p1 positive A 2/2 → B 0/2  -1.000  p 0.3333  Holm 1.0000")),
+        "{text}"
+    );
+    assert!(compare::markdown(&c).contains("| p (unadjusted) | Holm p |"));
+    assert!(compare::html(&c).contains("<th>p (unadjusted)</th><th>Holm p</th>"));
+    let j: serde_json::Value = serde_json::from_str(&compare::json(&c)).unwrap();
+    let item = j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["qid"] == "p1")
+        .unwrap();
+    assert_eq!(item["p_holm"], 1.0);
 }

@@ -22,6 +22,7 @@ fn rounds() -> Vec<(&'static str, Report)> {
         ("contaminated", contaminated_round()),
         ("no_conflict", no_conflict_round()),
         ("ctrl_only", ctrl_only_round()),
+        ("ledger_report", ledger_report_round()),
     ]
 }
 

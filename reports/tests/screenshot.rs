@@ -139,6 +139,7 @@ fn compare_page_highlights_flipped_items_in_the_rendered_page() {
         sandbox: "auto".into(),
         scorer: "f".repeat(16),
         deliver: true,
+        rounds: 1,
     };
     let mut rows = ok_rows();
     for r in rows.iter_mut() {

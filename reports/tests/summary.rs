@@ -414,3 +414,40 @@ fn item_family_is_holm_adjusted() {
     let p1 = s.items.iter().find(|i| i.qid == "p1").unwrap();
     assert!((p1.p.unwrap() - 1.0 / 3.0).abs() < 1e-12);
 }
+
+/// `--ledger report`: DELIVERY and INSTRUMENT_INCOMPLETE judge the positives the seal carries;
+/// a second DELIVERY counts all positives; a carried positive that fails still fires the rule,
+/// naming only carried rows.
+#[test]
+fn ledger_report_judges_the_carried_positives_and_counts_all_beside() {
+    let r = ledger_report_round();
+    let s = &r.summary;
+    assert_eq!((s.delivery_arm.k, s.delivery_arm.n), (6, 6));
+    let all = s
+        .delivery_all_arm
+        .expect("a second DELIVERY under --ledger report");
+    assert_eq!((all.k, all.n, all.items), (6, 12, 6));
+    assert_eq!(s.uncarried, ["p4", "p5", "p6"]);
+    assert_eq!(s.verdict, InstrumentVerdict::Ok, "{}", s.verdict_detail);
+    let keys: Vec<String> = s.number_lines().into_iter().map(|l| l.key).collect();
+    assert!(keys.iter().any(|k| k == "delivery_all_arm"), "{keys:?}");
+    // The strict ledger has one DELIVERY line and judges every positive.
+    let mut strict = r.meta.clone();
+    strict.ledger = reports::LEDGER_STRICT.into();
+    strict.uncarried.clear();
+    let s2 = summarize(&r.rows, &strict);
+    assert!(s2.delivery_all_arm.is_none());
+    assert_eq!(s2.verdict, InstrumentVerdict::InstrumentIncomplete);
+    // A carried positive failing still fires INSTRUMENT_INCOMPLETE; the rule names it alone.
+    let mut rows = r.rows.clone();
+    for x in rows.iter_mut() {
+        if x.qid == "p2" && x.arm == Arm::Arm && x.rep == 1 {
+            x.verdict.class = Class::Fail;
+        }
+    }
+    let s3 = summarize(&rows, &r.meta);
+    assert_eq!(s3.verdict, InstrumentVerdict::InstrumentIncomplete);
+    let fired = s3.fired_by.expect("the rule names its rows");
+    assert_eq!(fired.items, ["p2"]);
+    assert_eq!(fired.rows, ["p2 ARM r1"]);
+}

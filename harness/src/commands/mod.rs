@@ -334,6 +334,8 @@ pub struct GateArgs<'a> {
     pub plant_dir: &'a str,
     /// Protocol text, searched like the tree.
     pub protocol: Option<&'a Path>,
+    /// `--ledger`: a positive the seal does not carry is refused or listed.
+    pub ledger: crate::options::LedgerMode,
 }
 
 /// What a gate run saw: its report, the base, and the bytes it judged (so `seal` hashes exactly
@@ -412,6 +414,7 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
         protected: Vec::new(),
         phase: a.phase,
         allow_contaminated: false,
+        ledger: a.ledger,
     })?;
     Ok(GateRun {
         report,
@@ -432,6 +435,8 @@ pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
             "phase": report.phase,
             "axes": report.axes,
             "contaminated": report.contaminated,
+            "ledger": a.ledger.as_str(),
+            "uncarried": report.uncarried,
             "exit": exit.code(),
             "meaning": exit.meaning(),
         });

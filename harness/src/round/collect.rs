@@ -138,6 +138,9 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         started: record.started.clone(),
         finished: record.finished.clone().unwrap_or_default(),
         phases: record.phases.clone(),
+        ledger: record.ledger.clone(),
+        uncarried: record.uncarried.clone(),
+        timeline: record.timeline.clone(),
     }
 }
 
@@ -274,6 +277,20 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     record.isolation = crate::sandbox::round_level(plan.options.sandbox, &levels);
     record.checkout = record::checkout_methods(&records);
     record.phases = record::phase_stats(&records);
+    // Arm × time: each planned dispatch's arm with the times its record carries.
+    record.timeline = plan
+        .dispatches
+        .iter()
+        .filter_map(|d| {
+            let stem = d.stem();
+            let r = records.iter().find(|r| r.stem == stem)?;
+            Some(reports::timeline::DispatchSpan {
+                arm: d.arm,
+                started_ms: r.dispatch_started_unix_ms?,
+                ended_ms: r.dispatch_ended_unix_ms,
+            })
+        })
+        .collect();
 }
 
 /// Refuses (exit 10) to score a round holding an answer file its plan does not know (another

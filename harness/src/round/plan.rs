@@ -74,8 +74,49 @@ struct Inputs {
     protocol: Option<String>,
 }
 
-/// Plans a round: every check that can refuse it runs here, and the journal is written last.
-pub fn plan(opts: RunOptions) -> Result<Planned> {
+/// Every check `plan` makes before it writes anything: inputs, base, manifest, gate, agent.
+struct Checked {
+    opts: RunOptions,
+    recorded: RunOptions,
+    demo_dirs: Option<DemoDirs>,
+    inputs: Inputs,
+    base: runners::Base,
+    manifest_status: ManifestRecord,
+    corpus: Corpus,
+    out: PathBuf,
+    agent: RoundAgent,
+    override_template: Option<String>,
+    depends: Vec<journal::Dependency>,
+    planted_path: Option<String>,
+    gate: GateReport,
+}
+
+/// What `run --dry-run` found: the round would start, and how many dispatches it would make.
+pub struct DryRun {
+    /// The parsed qset (for the power line).
+    pub qset: Qset,
+    /// Dispatches the round would make (questions × arms × reps).
+    pub dispatches: usize,
+    /// Arms the round would run.
+    pub arms: usize,
+    /// Reps per (question, arm).
+    pub reps: u32,
+}
+
+/// `run --dry-run`: every check that can refuse the round (inputs, base, manifest and design,
+/// the start gate, the agent's resolution), then stops: no journal, no out-dir, no dispatch.
+pub fn dry_run(opts: RunOptions) -> Result<DryRun> {
+    let c = checks(opts)?;
+    let arms = c.opts.arms.list().len();
+    Ok(DryRun {
+        dispatches: c.inputs.qset.questions.len() * arms * c.opts.reps as usize,
+        arms,
+        reps: c.opts.reps,
+        qset: c.inputs.qset,
+    })
+}
+
+fn checks(opts: RunOptions) -> Result<Checked> {
     let recorded = recorded_options(&opts)?;
     let (opts, demo_dirs) = resolve_demo(opts)?;
     let inputs = read_inputs(&opts)?;
@@ -106,7 +147,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         }
         return Err(not_empty(&out));
     }
-    if opts.out.is_none() {
+    if opts.out.is_none() && !opts.dry_run {
         eprintln!("harness: round records go to {}", out.display());
     }
     let (agent, override_template, depends) = resolve_agent(&opts, &base)?;
@@ -119,6 +160,41 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         planted_path.as_deref(),
         (&out, out_name),
     )?;
+    Ok(Checked {
+        opts,
+        recorded,
+        demo_dirs,
+        inputs,
+        base,
+        manifest_status,
+        corpus,
+        out,
+        agent,
+        override_template,
+        depends,
+        planted_path,
+        gate,
+    })
+}
+
+/// Plans a round: every check that can refuse it runs first ([`checks`]), and the journal is
+/// written last.
+pub fn plan(opts: RunOptions) -> Result<Planned> {
+    let Checked {
+        opts,
+        recorded,
+        demo_dirs,
+        inputs,
+        base,
+        manifest_status,
+        corpus,
+        out,
+        agent,
+        override_template,
+        depends,
+        planted_path,
+        gate,
+    } = checks(opts)?;
     let mut record = round_record(
         &opts,
         &inputs,
@@ -288,6 +364,7 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     flag!("--allow-contaminated", allow_contaminated);
     flag!("--sandbox", sandbox);
     flag!("--token-match", token_match);
+    flag!("--ledger", ledger);
     c
 }
 
@@ -632,6 +709,7 @@ fn start_gate(
         protected: protected_paths(opts, out),
         phase,
         allow_contaminated: opts.allow_contaminated,
+        ledger: opts.ledger,
     })?;
     // Under --format json stdout is one document: the gate's table goes to stderr.
     let table = format!(
@@ -905,6 +983,9 @@ fn round_record(
         counts: Default::default(),
         order_seed: Some(super::order::fresh_seed()),
         accepted_changes: Vec::new(),
+        ledger: opts.ledger.as_str().into(),
+        uncarried: gate.uncarried.clone(),
+        timeline: Vec::new(),
     }
 }
 

@@ -45,6 +45,9 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
                 max_us: 1_402_500,
             },
         ],
+        ledger: reports::LEDGER_STRICT.into(),
+        uncarried: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -112,7 +115,26 @@ pub fn ok_rows() -> Vec<Row> {
 }
 
 pub fn ok_round() -> Report {
-    Report::new(meta(&QS), ok_rows())
+    let rows = ok_rows();
+    let mut m = meta(&QS);
+    // Start times as an interleaved order gives them: ARM and CTRL alternate, 700 ms apart.
+    m.timeline = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| reports::timeline::DispatchSpan {
+            arm: if i % 2 == 0 { r.arm } else { other(r.arm) },
+            started_ms: 1_767_225_600_000 + 700 * i as u64,
+            ended_ms: Some(1_767_225_600_000 + 700 * i as u64 + 650),
+        })
+        .collect();
+    Report::new(m, rows)
+}
+
+fn other(a: Arm) -> Arm {
+    match a {
+        Arm::Arm => Arm::Ctrl,
+        Arm::Ctrl => Arm::Arm,
+    }
 }
 
 /// CTRL fabricates on a negative and leaves one empty answer: VOID.
@@ -156,5 +178,21 @@ pub fn ctrl_only_round() -> Report {
     let mut m = meta(&QS);
     m.arms = "CTRL".into();
     m.seal_name = None;
+    Report::new(m, rows)
+}
+
+/// The healthy round run under `--ledger report` with a thinner seal: three more positives
+/// (p4, p5, p6) the seal does not carry, which ARM (like CTRL) cannot answer.
+pub fn ledger_report_round() -> Report {
+    let mut qs = QS.to_vec();
+    qs.extend([("p4", Positive), ("p5", Positive), ("p6", Positive)]);
+    let mut m = meta(&qs);
+    m.ledger = reports::LEDGER_REPORT.into();
+    m.uncarried = vec!["p4".into(), "p5".into(), "p6".into()];
+    let mut rows = ok_rows();
+    for q in ["p4", "p5", "p6"] {
+        cell(&mut rows, q, Positive, A, &[Fail, Fail]);
+        cell(&mut rows, q, Positive, C, &[Fail, Fail]);
+    }
     Report::new(m, rows)
 }
