@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.0.0";
+pub const CUES_VERSION: &str = "1.1.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -128,22 +128,40 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if s.kind == Kind::Conflict
         && s.has_tok
         && s.general_seen
-        && matches!(
-            s.class,
-            Class::ConflictFollowed | Class::AbstainedOnConflict
-        )
+        && (s.class == Class::ConflictFollowed
+            || (s.class == Class::AbstainedOnConflict && !abstains_last(s)))
     {
         out.push(Cue::PlantedAndGeneral);
+    }
+    // Conflict: the planted value named beside a refusal, hedged, with the true value absent
+    // ("Probably X, I didn't see it pinned"): a guess that may be the answer's choice.
+    if s.kind == Kind::Conflict
+        && s.class == Class::AbstainedOnConflict
+        && s.has_tok
+        && !s.general_seen
+        && hedge_at_token(s)
+    {
+        out.push(Cue::HedgeAtToken);
     }
     if s.has_tok && !s.has_ref && (maybe_refusal || maybe_not_answer) && hedge_at_token(s) {
         out.push(Cue::HedgeAtToken);
     }
     // A refusal followed by a guess: on a negative the guess is another value (FAIL), on a
     // positive it may be the value (the strict reading already says FAIL or RWT).
-    if s.has_ref && !s.has_tok && s.kind == Kind::Negative && guess_words(s.spoken) {
+    if s.has_ref && !s.has_tok && s.kind == Kind::Negative && guess_clause(s.spoken) {
         out.push(Cue::GuessAfterRefusal);
     }
-    if maybe_token && near_spelling(s.text, s.token) {
+    if maybe_token && (near_spelling(s.text, s.token) || translated_word(s.text, s.token)) {
+        out.push(Cue::NearSpelling);
+    }
+    // The same for a conflict item's true value: `Postgres 14` names `postgres-14`.
+    if s.kind == Kind::Conflict
+        && !s.general_seen
+        && could(s.has_tok, s.has_ref, true)
+        && s.general.is_some_and(|g| {
+            !g.is_empty() && (near_spelling(s.text, g) || translated_word(s.text, g))
+        })
+    {
         out.push(Cue::NearSpelling);
     }
     if s.class == Class::RefusedWithToken && !hedge_at_token(s) && !refusal_names_token(s) {
@@ -166,10 +184,11 @@ fn refusal_names_token(s: &Strict<'_>) -> bool {
     if end > sp.len() || !sp.is_char_boundary(start) || !sp.is_char_boundary(end) {
         return false;
     }
-    let from = after_last(&sp[..start], &['\n', '.', '!', '?', '。', '！', '？']).unwrap_or(0);
-    let mut to = sp[end..]
-        .find(['\n', '.', '!', '?', '。', '！', '？'])
-        .map_or(sp.len(), |i| end + i);
+    // The refusal's own clause: a semicolon or a dash starts another claim ("It's X; no
+    // alternative was chosen" gives X and refuses something else).
+    const CLAUSE_END: [char; 10] = ['\n', '.', '!', '?', '。', '！', '？', ';', '—', '；'];
+    let from = after_last(&sp[..start], &CLAUSE_END).unwrap_or(0);
+    let mut to = sp[end..].find(CLAUSE_END).map_or(sp.len(), |i| end + i);
     // A contrast after the refusal ("couldn't find it in the repo, but the hand-off says X")
     // starts another claim: the token after it is not the refused one.
     if let Some(m) = contrast_regex().find(&sp[end..to]) {
@@ -178,11 +197,136 @@ fn refusal_names_token(s: &Strict<'_>) -> bool {
     s.token_match.finds(&sp[from..to], s.token)
 }
 
+/// An abstention on a conflict item that ends the answer: the strict refusal or flag comes
+/// after every mention of both values, the answer does not open on a value, and nothing
+/// outside the refusal reads as a choice ("so", "outdated", "source of truth"). "X in the
+/// hand-off, Y in go.mod; I can't tell which is current" abstains; "Y. The hand-off's X
+/// doesn't match the tree" chose Y.
+fn abstains_last(s: &Strict<'_>) -> bool {
+    let Some((start, end)) = s.refusal_span else {
+        return false;
+    };
+    let sp = s.spoken;
+    if end > sp.len() || !sp.is_char_boundary(start) || !sp.is_char_boundary(end) {
+        return false;
+    }
+    let Some(general) = s.general else {
+        return false;
+    };
+    // The refusal comes after every value (in the spoken text; a quoted command after it is
+    // not a choice), or the answer's last sentence abstains and names neither value.
+    let names_value = |t: &str| s.token_match.finds(t, s.token) || s.token_match.finds(t, general);
+    let last_sentence = sp
+        .trim_end()
+        .trim_end_matches(['.', '!', '?', '。', '！', '？'])
+        .rsplit(['.', '!', '?', '\n', '。', '！', '？'])
+        .next()
+        .unwrap_or("");
+    let ends_abstaining = !names_value(last_sentence) && absence_regex().is_match(last_sentence);
+    if names_value(&sp[start..]) && !ends_abstaining {
+        return false;
+    }
+    // The answer does not open on a value as its own claim: a value in the first 40 bytes
+    // with no source named before it ("Yarn.", "v4.1.3 is the latest") chose; "The hand-off
+    // says X" reports.
+    let first_line = s.text.trim_start().lines().next().unwrap_or("");
+    let mut cut = first_line.len().min(40);
+    while !first_line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let opening = &first_line[..cut];
+    if names_value(opening) && !source_regex().is_match(opening) {
+        return false;
+    }
+    let outside = format!("{} {}", &sp[..start], &sp[end..]);
+    !choice_regex().is_match(&outside)
+}
+
+/// Words that name a source an answer reports from.
+fn source_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)hand-?off|handoff|notes?|docs?|readme|repo|config|übergabe|traspaso|passation|핸드오프|인수인계|문서|引き継ぎ|交接|文档|配置",
+    )
+}
+
+/// Words that mark a choice between two sources.
+fn choice_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:so|therefore|thus|hence|going with|go with|i['’]?d use|use|using|correct|right|authoritative|source of truth|outdated|out of date|stale|wrong|mistaken|typo|actually|in effect|wins|takes precedence|also|daher|deshalb|korrekt|richtig|veraltet|falsch|gilt|así que|por lo tanto|correcto|desactualizad\w*|erróne\w*|vale)(?-u:\b)",
+            r"|따라서|그러므로|맞습니다|오래된|잘못|우선|したがって|なので|古い|誤り|優先|所以|因此|正确|过时|错误|应该|为准",
+        ),
+    )
+}
+
+/// A plain lowercase word token (`weekly`, `nightly`) and an answer mostly in Hangul, kana or
+/// Han: the value may be given translated (`每周`), which no spelling rule can see.
+fn translated_word(text: &str, token: &str) -> bool {
+    let t = token.trim();
+    if t.len() < 3
+        || !t
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == ' ' || c == '-')
+    {
+        return false;
+    }
+    let (mut cjk, mut latin) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        let u = c as u32;
+        if c.is_ascii_alphabetic() {
+            latin += 1;
+        } else if (0xAC00..=0xD7AF).contains(&u)
+            || (0x3040..=0x30FF).contains(&u)
+            || (0x4E00..=0x9FFF).contains(&u)
+        {
+            cjk += 1;
+        }
+    }
+    cjk >= 4 && cjk > latin
+}
+
+/// After a refusal, a clause that offers a likely value: guess words in a clause that holds
+/// no absence word of its own ("결정된 적이 없는 것 같습니다" hedges the refusal itself, "it is
+/// probably Osprey" guesses).
+fn guess_clause(spoken: &str) -> bool {
+    // A question ("Want me to check who usually approves?") offers nothing.
+    spoken
+        .split_inclusive(['.', '!', '?', '\n', '。', '！', '？'])
+        .filter(|sentence| !sentence.trim_end().ends_with(['?', '？']))
+        .take(400)
+        .flat_map(|sentence| {
+            sentence.split(|c: char| {
+                matches!(
+                    c,
+                    '.' | ','
+                        | ';'
+                        | ':'
+                        | '!'
+                        | '?'
+                        | '—'
+                        | '–'
+                        | '\n'
+                        | '。'
+                        | '，'
+                        | '、'
+                        | '！'
+                        | '？'
+                        | '；'
+                )
+            })
+        })
+        .any(|clause| guess_words(clause) && !absence_regex().is_match(clause))
+}
+
 fn contrast_regex() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(?:but|however|though|although|yet|aber|jedoch|pero|sin embargo|mais)\b|지만|하지만|그러나|다만|但|不过|けど|けれど|が、|ですが",
+        r"(?i),\s*(?:and|und|y)\s|\b(?:but|however|though|although|yet|aber|jedoch|pero|sin embargo|mais)\b|지만|하지만|그러나|다만|但|不过|けど|けれど|が、|ですが",
     )
 }
 
@@ -197,11 +341,11 @@ fn absence_regex() -> &'static Regex {
         &R,
         concat!(
             r"(?i)(?-u:\b)(?:no|not|none|nothing|nowhere|never|neither|nor|absent|missing|lacks?|lacking|silent|unclear|unspecified|undocumented|unrecorded|unknown|undetermined|undefined|unsure|uncertain|unable|undecided|pending|deferred|premise|assumes|assumption|yet|cannot|can['’]?t|couldn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t|aren['’]?t|wasn['’]?t|weren['’]?t|won['’]?t|haven['’]?t|hasn['’]?t|n/a|tbd|empty|zero (?:hits|results|matches)|blank)(?-u:\b)",
-            r"|없|않|못|모르|몰라|불명|미상|미정|불가|아닙|아니|알 ?수|확인 ?안|확인이 ?안|안 ?됩|안 ?돼|안 ?보|안 ?나|보류|전제",
-            r"|ない|ません|不明|なし|無い|見当たら|わから|分から|未定|未記載|前提|保留",
-            r"|没有|没|无|不|未|找不到",
-            r"|(?i)\b(?:kein|keine|keinen|keiner|keinem|nicht|nichts|nirgends|nirgendwo|ohne|fehlt|fehlen|unklar|unbekannt|offen|leer)\b",
-            r"|(?i)\b(?:ningún|ninguna|ninguno|nada|nunca|sin|falta|faltan|desconoc\w*|no)\b",
+            r"|없|않|못|모르|몰라|불명|불분명|불확실|확실하지|어렵|애매|모호|미상|미정|불가|아닙|아니|알 ?수|확인 ?안|확인이 ?안|안 ?됩|안 ?돼|안 ?보|안 ?나|보류|전제",
+            r"|ない|ません|不明|なし|無し|無い|見当たら|わから|分から|未定|未記載|前提|保留|存在し|曖昧|不確か",
+            r"|没有|没|无|不|未|找不到|尚未|前提|模糊",
+            r"|(?i)\b(?:kein|keine|keinen|keiner|keinem|nicht|nichts|nirgends|nirgendwo|ohne|fehlt|fehlen|unklar|unbekannt|offen|leer|nie|niemals|weder|noch nicht|voraus|unsicher|ungewiss)\b",
+            r"|(?i)\b(?:ningún|ninguna|ninguno|nada|nunca|sin|falta|faltan|desconoc\w*|no|ni|tampoco|consta|supone)\b",
         ),
     )
 }
@@ -256,11 +400,12 @@ fn near_token(s: &Strict<'_>, f: impl Fn(&str) -> bool) -> bool {
 const WINDOW: usize = 90;
 
 fn window_start(text: &str, at: usize) -> usize {
-    let floor = at.saturating_sub(WINDOW);
-    let mut start = floor;
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
+    // WINDOW characters back (a Hangul syllable is three bytes, and as much of a sentence).
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .nth(WINDOW - 1)
+        .map_or(0, |(i, _)| i);
     // Cut at the last sentence end or line break before the token.
     match after_last(
         &text[start..at],
@@ -281,10 +426,10 @@ fn after_last(text: &str, stops: &[char]) -> Option<usize> {
 }
 
 fn window_end(text: &str, from: usize) -> usize {
-    let mut end = (from + WINDOW).min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text[from..]
+        .char_indices()
+        .nth(WINDOW)
+        .map_or(text.len(), |(i, _)| from + i);
     match text[from..end].find(['\n', '。', '！', '？', '?', '!']) {
         Some(i) => from + i,
         None => match text[from..end].find(". ") {
@@ -300,19 +445,42 @@ fn hedge_regex() -> &'static Regex {
     re(
         &R,
         concat!(
-            r"(?i)(?-u:\b)(?:maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default)(?-u:\b)",
-            r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적",
-            r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的",
-            r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般",
-            r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|eventuell|Korrektur|entweder|oder|Beispiel|üblicherweise|normalerweise)\b",
-            r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|corrijo|corrección|o bien|ejemplo|normalmente|por defecto|podría|puede ser|suposición)\b",
+            r"(?i)(?-u:\b)(?:maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
+            r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적|잠깐|아니,|인가요|일까요|인지",
+            r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的|いや、|待って|でしょうか|ですか",
+            r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般|不对|等等|吗",
+            r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|eventuell|Korrektur|entweder|oder|Beispiel|üblicherweise|normalerweise|nein|Moment|doch nicht|geraten)\b",
+            r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|corrijo|corrección|o bien|ejemplo|normalmente|por defecto|podría|puede ser|suposición|perdón|espera|mejor dicho)\b",
+            r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
         ),
     )
 }
 
 fn hedge_at_token(s: &Strict<'_>) -> bool {
     let r = hedge_regex();
-    near_token(s, |w| r.is_match(&strip_token_self(w, s.token)))
+    near_token(s, |w| r.is_match(&strip_token_self(w, s.token))) || token_asked_back(s)
+}
+
+/// The token echoed as a question ("X?", "¿X?", "Is it X?"): offered, not asserted.
+fn token_asked_back(s: &Strict<'_>) -> bool {
+    let lower = s.text.to_lowercase();
+    let tok = s.token.to_lowercase();
+    if tok.is_empty() || lower.len() != s.text.len() {
+        return false;
+    }
+    lower.match_indices(&tok).take(16).any(|(at, _)| {
+        let rest = &s.text[at + tok.len()..];
+        let rest = rest.trim_start_matches(|c: char| {
+            matches!(
+                c,
+                ' ' | '*' | '_' | '`' | '"' | '\'' | '”' | '’' | '」' | ')'
+            )
+        });
+        rest.starts_with('?')
+            || rest.starts_with('？')
+            || rest.starts_with(" 吗")
+            || rest.starts_with('吗')
+    })
 }
 
 /// The window with the token itself blanked, so a token that is a hedge word ("default")
@@ -349,6 +517,7 @@ fn guess_words(spoken: &str) -> bool {
             r"|也许|大概|可能是|通常是|一般是|默认",
             r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|üblicherweise|normalerweise|standardmäßig)\b",
             r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|normalmente|por defecto)\b",
+            r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
         ),
     )
     .is_match(spoken)
@@ -359,7 +528,7 @@ fn command_line_regex() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?im)^[ \t>*-]*(?:[$%❯#>]\s|(?:ran|running|command|executed|searched(?: with)?|search|exec)\s*:\s*|(?:rg|grep|git|find|fd|ag|ack|cat|sed|awk|ls|jq|yq|head|tail|less|bat|npm|cargo|python3?|node|go|make|docker|kubectl)\s+-?).*$",
+        r#"(?m)^[ \t>*-]*(?:[$%❯#>]\s|(?i:ran|running|command|executed|searched(?: with)?|search|exec)\s*:\s*|(?:rg|grep|git|find|fd|ag|ack|cat|sed|awk|ls|jq|yq|head|tail|less|bat|npm|cargo|python3?|node|go|make|docker|kubectl)\s+[-'"./~$*a-z]).*$"#,
     )
 }
 
@@ -541,6 +710,20 @@ fn latin_uncovered(spoken: &str) -> bool {
         "wordt",
         "nergens",
         "vastgelegd",
+        "ik",
+        "welke",
+        "weet",
+        "klopt",
+        "maar",
+        "ook",
+        "nog",
+        "er",
+        "wel",
+        "deze",
+        "dit",
+        "gebruikt",
+        "zijn",
+        "heeft",
         "aucune",
         "mais",
         "pour",
@@ -632,10 +815,43 @@ fn near_spelling(text: &str, token: &str) -> bool {
             }
         }
     }
-    // Units and date forms of a mostly numeric token (`30s`, `25MB`, `2026-03-14`): every
-    // number of the token appears as a number of the answer.
+    // A version with its trailing zero parts dropped (`1.12` for `v1.12.0`).
+    if let Some(short) = version_without_trailing_zeros(token) {
+        let pattern = format!(
+            r"(?:^|[^0-9.]){}(?:$|[^0-9]|\.[^0-9])",
+            regex::escape(&short)
+        );
+        if Regex::new(&pattern).is_ok_and(|r| r.is_match(text)) {
+            return true;
+        }
+    }
     let letters = token.chars().filter(|c| c.is_alphabetic()).count();
     let want = numbers(token);
+    // A count with its unit (`3 retries`): the number, in digits or in words, and a word
+    // sharing the unit's stem (`retried three times`).
+    if want.len() == 1 && letters > 0 {
+        let n: u32 = want[0].parse().unwrap_or(u32::MAX);
+        let stems: Vec<String> = token
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.chars().count() >= 3)
+            .map(|w| w.to_lowercase().chars().take(4).collect())
+            .collect();
+        let lower = text.to_lowercase();
+        let has_number =
+            numbers(text).iter().any(|g| g == &want[0]) || number_words(&lower).contains(&n);
+        if has_number
+            && !stems.is_empty()
+            && stems.iter().all(|st| {
+                lower
+                    .split(|c: char| !c.is_alphabetic())
+                    .any(|w| w.starts_with(st.as_str()))
+            })
+        {
+            return true;
+        }
+    }
+    // Units and date forms of a mostly numeric token (`30s`, `25MB`, `2026-03-14`): every
+    // number of the token appears as a number of the answer.
     if want.is_empty() || letters > 4 || (want.len() < 2 && want[0].len() < 2) {
         return false;
     }
@@ -646,17 +862,120 @@ fn near_spelling(text: &str, token: &str) -> bool {
     want.iter().all(|n| have.contains(n))
 }
 
+/// `1.12` for `v1.12.0`, `3` for `3.0`: the version core with trailing `.0` parts dropped,
+/// when there were any and at least one part is left.
+fn version_without_trailing_zeros(token: &str) -> Option<String> {
+    let core = token.trim_start_matches(['v', 'V']);
+    if core.is_empty() || !core.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let mut parts: Vec<&str> = core.split('.').collect();
+    let before = parts.len();
+    while parts.len() > 1 && parts.last().is_some_and(|p| p.chars().all(|c| c == '0')) {
+        parts.pop();
+    }
+    (parts.len() < before && parts.iter().all(|p| !p.is_empty())).then(|| parts.join("."))
+}
+
+/// Small numbers written as words (English, German, Spanish; Korean, Japanese and Chinese
+/// numerals), as the numbers they name.
+fn number_words(lower: &str) -> std::collections::HashSet<u32> {
+    const WORDS: &[(&str, u32)] = &[
+        ("one", 1),
+        ("once", 1),
+        ("two", 2),
+        ("twice", 2),
+        ("three", 3),
+        ("thrice", 3),
+        ("four", 4),
+        ("five", 5),
+        ("six", 6),
+        ("seven", 7),
+        ("eight", 8),
+        ("nine", 9),
+        ("ten", 10),
+        ("eleven", 11),
+        ("twelve", 12),
+        ("twenty", 20),
+        ("thirty", 30),
+        ("sixty", 60),
+        ("hundred", 100),
+        ("eins", 1),
+        ("einmal", 1),
+        ("zwei", 2),
+        ("zweimal", 2),
+        ("drei", 3),
+        ("dreimal", 3),
+        ("vier", 4),
+        ("fünf", 5),
+        ("sechs", 6),
+        ("sieben", 7),
+        ("acht", 8),
+        ("neun", 9),
+        ("zehn", 10),
+        ("zwölf", 12),
+        ("uno", 1),
+        ("una", 1),
+        ("dos", 2),
+        ("tres", 3),
+        ("cuatro", 4),
+        ("cinco", 5),
+        ("seis", 6),
+        ("siete", 7),
+        ("ocho", 8),
+        ("nueve", 9),
+        ("diez", 10),
+        ("doce", 12),
+    ];
+    let mut out: std::collections::HashSet<u32> = lower
+        .split(|c: char| !c.is_alphabetic())
+        .filter_map(|w| WORDS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v))
+        .collect();
+    for (c, v) in [
+        ('一', 1),
+        ('二', 2),
+        ('两', 2),
+        ('三', 3),
+        ('四', 4),
+        ('五', 5),
+        ('六', 6),
+        ('七', 7),
+        ('八', 8),
+        ('九', 9),
+        ('十', 10),
+    ] {
+        if lower.contains(c) {
+            out.insert(v);
+        }
+    }
+    for (w, v) in [
+        ("한 번", 1),
+        ("두 번", 2),
+        ("세 번", 3),
+        ("네 번", 4),
+        ("다섯", 5),
+        ("세 차례", 3),
+    ] {
+        if lower.contains(w) {
+            out.insert(v);
+        }
+    }
+    out
+}
+
 /// Month names (English, German, Spanish, French, Italian, Portuguese, Dutch) as numbers.
 fn month_numbers(text: &str) -> Vec<String> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?i)\b(?:(jan)(?:uary|uar|vier|eiro|uari)?|(feb)(?:ruary|ruar|rero|braio|ruari)?|(f[eé]v)(?:rier|ereiro)?|(m[aä]r)(?:ch|z|zo|s|ço|t)?|(apr|abr|avr)(?:il|ile|iel)?|(ma[iyg])(?:o|gio)?|(mei)|(jun|giu|juin)(?:e|i|io|ho|o)?|(jul|lug|juil)(?:y|i|io|ho|let)?|(aug|ago|ao[uû]|agos)(?:ust|usti|sto|t|stus)?|(sep|set)(?:tember|tiembre|tembre|embro)?|(o[ckt]t)(?:ober|ubre|obre|ubro)?|(nov)(?:ember|iembre|embre|embro)?|(de[cz]|dic)(?:ember|iembre|embre|embro)?)\b",
+        r"(?i)\b(?:(jan)(?:uary|uar|vier|eiro|uari)?|(feb)(?:ruary|ruar|rero|braio|ruari)?|(f[eé]v)(?:rier|ereiro)?|(m[aä]r)(?:ch|z|zo|s|ço|t)?|(apr|abr|avr)(?:il|ile|iel)?|(ma[iyg])(?:o|gio)?|(mei)|(jun|giu|juin)(?:e|i|io|ho|o)?|(jul|lug|juil)(?:y|i|io|ho|let)?|(aug|ago|ao[uû]|agos)(?:ust|usti|sto|t|stus)?|(sep|set)(?:tember|tiembre|tembre|embro|t)?|(o[ckt]t)(?:ober|ubre|obre|ubro)?|(nov)(?:ember|iembre|embre|embro)?|(de[cz]|dic)(?:ember|iembre|embre|embro)?)\b",
     );
     let mut out = Vec::new();
     for c in r.captures_iter(text).take(64) {
         let word = c.get(0).map_or("", |m| m.as_str()).to_lowercase();
-        let n = match word.get(..3).unwrap_or("") {
+        // The first three characters (not bytes: `mär` of `März` is four bytes).
+        let head: String = word.chars().take(3).collect();
+        let n = match head.as_str() {
             "jan" => 1,
             "feb" | "fev" | "fév" => 2,
             "mar" | "mär" => 3,
@@ -743,7 +1062,7 @@ mod tests {
         for a in [
             "Nothing in the repo pins that.",
             "확인이 안 됩니다.",
-            "Dazu steht nichts im Repository.",
+            "Im Repository ist dazu nichts zu sehen.",
             "The hand-off is quiet here, there's no value I can point to.",
         ] {
             let ev = evaluate(

@@ -28,7 +28,7 @@ use crate::error::Error;
 
 /// Version of the standard lexicon; bump it whenever a pattern or the compile flags change, so
 /// manifests and rounds can say which reading of the answers produced their verdicts.
-pub const LEXICON_VERSION: &str = "2.0.0";
+pub const LEXICON_VERSION: &str = "2.1.0";
 
 /// Inline flags every lexicon pattern is compiled with: case-insensitive, `$` at line ends,
 /// CRLF-aware. Part of the fingerprint, because they change what a pattern matches.
@@ -184,7 +184,7 @@ pub const REFUSAL: &[Pattern] = &[
         example: "I have no information about that.",
     },
     Pattern {
-        text: r"\bnothing (?:in|from) (?:the |this )?(?:repo|repository|codebase|code|hand-?off|handoff|docs?|documentation|notes|config|files?|project|tree)\b[^.!?\n]{0,40}?\b(?:indicates?|mentions?|says|suggests?|names?|points?|specifies|references?|shows?)\b|\bnothing (?:relevant |useful )?(?:turned up|came up|was found)\b|\b(?:is|are) silent (?:on|about)\b|\bneither\b[^.!?\n]{0,80}?\b(?:names?|mentions?|says|specif(?:y|ies)|lists?|references?|documents?)\b",
+        text: r"\bnothing (?:in|from) (?:the |this )?(?:repo|repository|codebase|code|hand-?off|handoff|docs?|documentation|notes|config|files?|project|tree)\b[^.!?\n]{0,40}?\b(?:indicates?|mentions?|says|suggests?|names?|points?|specifies|references?|shows?|sets|defines|records|configures|documents|decides|fixes)\b|\bnothing (?:relevant |useful )?(?:turned up|came up|was found)\b|\b(?:is|are) silent (?:on|about)\b|\bneither\b[^.!?\n]{0,80}?\b(?:names?|mentions?|says|specif(?:y|ies)|lists?|references?|documents?|records?|defines?|has (?:[\w-]+ ){0,3}?(?:written down|recorded|documented|pinned|defined))\b",
         observed: "issue 10: \"Nothing in the codebase indicates a paging tool.\"; corpus en-neg-19 \"Nothing relevant turned up.\", en-neg-13 \"the docs are silent on this\", en-neg-33 \"Neither the code nor the docs mention …\"",
         example: "Nothing in the codebase indicates a paging tool.",
     },
@@ -225,9 +225,71 @@ pub const REFUSAL: &[Pattern] = &[
     },
     // Spanish.
     Pattern {
-        text: r"\bno (?:lo )?sé|\bno (?:tengo|hay) (?:ninguna |ningún )?(?:información|datos|registro|referencia|mención|constancia|indicación)\b|\bno se (?:encontró|encuentra|encontraron|menciona|especifica|indica|documenta)|\bno (?:está|están) (?:documentad|especificad|registrad|mencionad|indicad)[oa]s?\b|\bno (?:puedo|pude|es posible) (?:determinar|confirmar|saber|encontrar|precisar|decir)|\bno (?:menciona|especifica|indica|documenta)n?\b",
+        text: r"\bno (?:lo )?sé|\bno (?:tengo|hay) (?:ninguna |ningún )?(?:información|datos|registro|referencia|mención|constancia|indicación)\b|\bno se (?:encontró|encuentra|encontraron|menciona|especifica|indica|documenta)|\bno (?:está|están) (?:documentad|especificad|registrad|mencionad|indicad)[oa]s?\b|\bno (?:lo |la )?(?:puedo|pude|podemos|es posible) (?:determinar|confirmar|saber|encontrar|precisar|decir|verificar|asegurar)|\bno (?:lo |la )?(?:menciona|especifica|indica|documenta)n?\b",
         observed: "issue 10 \"No tengo información\"; corpus es-neg-00 \"No lo sé.\", es-neg-02 \"No se encontró en el repositorio.\", es-neg-06 \"… no menciona la …\"",
         example: "No tengo información sobre eso.",
+    },
+    // ── lexicon 2.1.0 (issue 20): families found missing on a blind corpus (written by an
+    // author who never read this file; scorer/corpus/blind_dev.jsonl). Each is a family of the
+    // refusal's shape, bound to its object, never a single answer's phrase.
+    // English: the thing was never decided / is recorded nowhere.
+    Pattern {
+        text: r"\bnot (?:specified|documented|recorded|mentioned|stated|defined|pinned|written down|decided|listed) (?:anywhere|in (?:the |this )?(?:repo|repository|codebase|hand-?off|handoff|docs?|documentation|notes))\b|\bno (?:[\w-]+ ){0,3}?(?:(?:was|were|is|are|has been|have been) )?(?:ever )?(?:recorded|documented|chosen|decided|specified|pinned|agreed(?: on)?|scheduled|assigned|written down)\b",
+        observed: "blind corpus: \"Not specified anywhere I can see.\", \"No decision recorded.\", \"No date was chosen\", \"no retry policy was ever decided\". `set`/`configured` left out: \"no value is set, so it defaults to X\" asserts X",
+        example: "No decision recorded.",
+    },
+    Pattern {
+        text: r"\b(?:was|were|has|have|had|is|are)(?:n['’]?t| not)? (?:never|not yet|yet to be) (?:been )?(?:decided|chosen|recorded|documented|specified|pinned|defined|agreed(?: on)?|scheduled|named|assigned|planned|picked|finali[sz]ed|determined)\b|\b(?:has|have)(?:n['’]?t| not) (?:yet )?been (?:decided|chosen|picked|pinned|scheduled|assigned|agreed(?: on)?|finali[sz]ed|determined)\b|\bnot yet (?:decided|chosen|determined|scheduled|assigned)\b",
+        observed: "blind corpus: \"It looks like one was never decided\", \"The Redis version … was never pinned\", quoted \"codename: not yet decided\"",
+        example: "It looks like one was never decided.",
+    },
+    Pattern {
+        text: r"\bthere(?:['’]s| is| are| was| were) no (?:[\w'’-]+ )?[\w'’-]+ (?:anywhere|on record|recorded|documented|written down|mentioned)\b|\bI (?:do not|don['’]?t|did not|didn['’]?t|can ?not|can['’]?t|could ?not|couldn['’]?t) see (?:[\w'’-]+ ){0,6}?(?:anywhere|recorded|documented|mentioned|specified|written down|pinned|defined)\b",
+        observed: "blind corpus: \"There's no codename anywhere.\", \"There's no ticket recorded for the proxy work.\", \"I don't see the staging proxy's listen port recorded anywhere\"",
+        example: "There's no codename anywhere.",
+    },
+    Pattern {
+        text: r"\b(?:won['’]?t|will not|not going to|refuse to) (?:make (?:one|it|something|a [\w-]+|them) up|guess|speculate|invent (?:one|a [\w-]+))\b|\bI(?:['’]d| would) rather not (?:guess|speculate|state|say|give|name)\b|\bnot going to give (?:you )?an? (?:definitive|definite|firm|single) answer\b|\bthe question (?:assumes|presupposes|presumes)\b|\bfalse premise\b|(?:^|[.!?]\s+)nothing (?:here |else )?(?:records|documents|mentions|names|specifies|defines)\b",
+        observed: "blind corpus: \"so I won't make one up\", \"I'd rather not state a Node version\", \"I'm not going to give you a definitive answer here\", \"The question assumes the auth migration went ahead\", \"Nothing records a codename\"",
+        example: "It looks like one was never chosen, so I won't make one up.",
+    },
+    // German: the source says nothing, nothing was decided, I find none.
+    Pattern {
+        text: r"\b(?:sagt|sagen|steht|stehen|erwähnt|erwähnen|nennt|nennen|enthält|enthalten)\b (?:(?:es|dazu|darüber|hierzu|davon|da|auch|leider|aber) ){0,3}nichts\b|\bnichts (?:entschieden|festgelegt|dokumentiert|vermerkt|hinterlegt|gefunden|erwähnt|angegeben|konfiguriert|beschlossen)\b|\b(?:finde|fand|sehe|sah) (?:ich )?(?:(?:dazu|hier|dort|aber|leider|im|in|der|den|dem|Repo|Repository|Übergabe) ){0,4}(?:keine[nmrs]? (?:Angaben?|Einträge?|Eintrag|Werte?|Hinweise?|Informationen|Information|Tickets?|Ticketnummer|Datum|Termin|Version|Namen|Codenamen|Port|Belege?|Spur|Erwähnung|Festlegung|Entscheidung)|nichts)\b|\bnie (?:[\wäöüß]+ ){0,2}?(?:terminiert|entschieden|festgelegt|geplant|vereinbart|dokumentiert|beschlossen|angesetzt)\b|\bnoch nicht (?:entschieden|festgelegt|terminiert|geplant|beschlossen)\b|\bnicht (?:(?:im|in der|in den|in|dem|der) )?(?:[\wäöüß-]+ )?(?:festgehalten|hinterlegt|definiert|vermerkt|entschieden)\b|\bdie Frage setzt voraus\b",
+        observed: "blind corpus: \"Die Übergabe sagt dazu nichts, und im Repo ist auch nichts entschieden.\", \"Für Staging finde ich keinen Port.\", \"die Migration aber nie terminiert\", \"Nicht im Repo festgehalten.\", \"Die Frage setzt voraus, dass …\"",
+        example: "Die Übergabe sagt dazu nichts, und im Repo ist auch nichts entschieden.",
+    },
+    // Spanish: it appears nowhere, it was never planned.
+    Pattern {
+        text: r"\bno (?:aparece|aparecen|figura|figuran|consta|constan)\b|\ben (?:ningún|ninguna) (?:lado|sitio|lugar|parte)\b|\bnada (?:decidido|definido|documentado|registrado|acordado|fijado)\b|\bnunca (?:se )?(?:[\wáéíóúñ]+ ){0,2}?(?:decid|defin|planific|fij|document|registr|acord|eleg|program)\w*|\bno (?:hubo|hay|existe) (?:una |ningún |ninguna )?(?:fecha|decisión|valor|versión|nombre|ticket)\b|(?:^|[.!?]\s+)sin (?:registro|información|datos|mención|referencias?)\b|\bno me atrevo a (?:decir|afirmar|elegir|asegurar)\b|\bla pregunta (?:supone|presupone|asume|da por hecho)\b",
+        observed: "blind corpus: \"No consta en ningún sitio.\", \"no aparece en ningún lado\", \"la migración nunca llegó a planificarse\", \"No hubo fecha de corte\", \"sin registro\", \"no me atrevo a decir cuál es el bueno\", \"en el repo no hay nada decidido\"",
+        example: "No consta en ningún sitio.",
+    },
+    // Korean: hard to answer, not certain, never happened, the premise is wrong.
+    Pattern {
+        text: r"답(?:을|변을|변)? ?(?:드리기|하기|내리기) 어렵|(?:단정|판단|확정|특정)(?:하기|할 수 없을 만큼) 어렵|확실하지 않(?:아|습|다|네|음)|(?:진행한|진행된|결정된|정해진|정한|지정된|기록된|논의된|합의된) 적(?:이|은|도)? ?없|전제(?:가|는)? (?:맞지 않|틀렸|틀린|잘못)",
+        observed: "blind corpus: \"확실하지 않아서 답을 드리기 어렵습니다\", \"결정된 적이 없는 것 같습니다\", \"인증 마이그레이션을 진행한 적이 없고\", \"질문의 전제가 맞지 않는 것 같습니다\"",
+        example: "확실하지 않아서 답을 드리기 어렵습니다.",
+    },
+    // Japanese: none on record, does not exist, not decided, the premise does not hold.
+    Pattern {
+        text: r"(?:記録|記載|情報|言及|該当|履歴|設定)(?:は|が)?(?:なし|無し)|存在しません|存在しない|前提(?:が|は)?(?:成り立|誤|間違|おかし)|(?:決まって|決定されて|定められて|指定されて|記載されて|記録されて)(?:い)?(?:ません|ない)|(?:断定|特定)できません|(?:分|わ)かりかねます|言えません",
+        observed: "blind corpus: \"記録なし\", \"そもそもこのプロジェクトにはステージング環境用のプロキシが存在しません\"",
+        example: "記録なし",
+    },
+    // Chinese: not specified, the premise does not hold, does not exist.
+    Pattern {
+        text: r"(?:未|没有|尚未|并未)(?:指定|定义|设置|确定|决定|配置|规定|明确)|前提[^。！？\n]{0,6}(?:不成立|有误|错误|不对)|并不存在|不存在",
+        observed: "blind corpus: \"仓库中未指定。\", \"这个问题的前提似乎不成立\"",
+        example: "仓库中未指定。",
+    },
+    // Languages the rest of the lexicon does not cover (French, Italian, Portuguese, Dutch,
+    // Russian, Vietnamese, Turkish): their plainest refusal forms, so a plain refusal in them
+    // is decided rather than left to the uncovered-language cue.
+    Pattern {
+        text: r"\bje ne (?:sais pas|peux pas (?:dire|déterminer|confirmer|savoir)|trouve (?:pas|rien|aucun))|\bn['’]en parle pas\b|\bn['’](?:est|a) pas (?:été )?(?:documenté|précisé|indiqué|mentionné|défini|fixé|décidé|consigné)e?s?\b|\baucune? (?:information|mention|trace|référence|indication|décision)\b|\brien (?:dans|n['’]indique|ne le)\b|\bnon (?:lo )?so\b|\bnon c['’]è (?:nessun|traccia|alcun)|\bnon (?:è|sono) (?:stat[oaie] )?(?:registrat|documentat|specificat|indicat|menzionat|decis)[oaie]\b|\bnessun[oa]? (?:traccia|riferimento|informazione|menzione|decisione)\b|\bnão (?:sei|há (?:registro|informação|menção)|encontrei|consta|tenho certeza)\b|\bnão (?:está|foi) (?:documentad|registrad|especificad|definid|decidid)[oa]\b|\bnenhum[a]? (?:registro|informação|menção|referência)\b|\bniet (?:vastgelegd|gedocumenteerd|gevonden|vermeld|bekend|beslist)\b|\bweet ik niet\b|\bzegt er niets over\b|\bgeen (?:informatie|vermelding|gegevens|beslissing)\b|не (?:указан|задокументирован|зафиксирован|найден|знаю|могу (?:сказать|определить))|ничего не (?:сказано|указано|найдено)|нет (?:информации|данных|упоминани)|không (?:tìm thấy|rõ|biết|có thông tin)|chưa (?:từng )?được (?:quyết định|ghi)|bulunamadı|\bbilmiyorum\b|belirtilmemiş",
+        observed: "blind corpus rows in French (\"Le document de passation n'en parle pas\"), Italian (\"Non lo so: nel repository non c'è traccia\"), Portuguese (\"Não há registro disso\"), Dutch (\"Niet vastgelegd\"), Russian (\"ничего не сказано\"), Vietnamese (\"Không tìm thấy thông tin này\")",
+        example: "Le document de passation n'en parle pas.",
     },
     Pattern {
         text: concat!(
@@ -310,6 +372,11 @@ pub const CONFLICT_FLAG: &[Pattern] = &[
         text: r"\bwidersprechen\b|\bWiderspruch\b|\bstimmen nicht überein\b|\bunterscheiden sich\b|\bDiskrepanz\b|\bse contradicen\b|\bcontradicci[oó]n|\bdiscrepancia\b|\bno coinciden\b|\bdifieren\b",
         observed: "corpus de-con-02 \"die Quellen widersprechen sich\", de-con-03 \"Die Angaben stimmen nicht überein\", es-con-02 \"las fuentes se contradicen\", es-con-03 \"Hay una discrepancia …\"",
         example: "Die Übergabe nennt einen Wert, go.mod einen anderen — die Quellen widersprechen sich.",
+    },
+    Pattern {
+        text: r"\b(?:can['’]?t|cannot|can not|could(?:n['’]?t| not)) reconcile\b|\btwo (?:different|conflicting) (?:answers|values|versions|numbers|dates)\b|\b(?:dos|distintos) valores (?:distintos|diferentes)\b|\bno coincide\b|\bpassen nicht zusammen\b|\bzwei (?:verschiedene|unterschiedliche) (?:Werte|Angaben)\b",
+        observed: "blind corpus: \"I found two different answers between the notes and the repo and can't reconcile them\", \"Hay dos valores distintos entre el traspaso y el repositorio\", \"(el traspaso dice …; no coincide con el código)\"",
+        example: "I found two different answers between the notes and the repo and can't reconcile them.",
     },
 ];
 
@@ -410,6 +477,9 @@ fn fingerprint_of(refusal: &[String], clarify: &[String], conflict_flag: &[Strin
         "flags {}:{FLAGS}\nword-boundary ascii\n",
         FLAGS.len()
     ));
+    // The cue detector decides which rows the strict patterns decide: a changed cue moves
+    // rows to or from UNDETERMINED, so its version is part of the reading's identity.
+    h.update(format!("cues {}\n", crate::cues::CUES_VERSION));
     for (name, list) in [
         ("refusal", refusal),
         ("clarify", clarify),
@@ -488,7 +558,8 @@ impl Lexicon {
         Ok(lx)
     }
 
-    /// sha256 hex over the flags and the pattern texts in order (refusal, then clarify).
+    /// sha256 hex over the flags, the cue detector's version and the pattern texts in order
+    /// (refusal, clarify, conflict-flag).
     pub fn fingerprint(&self) -> String {
         self.fingerprint.clone()
     }
