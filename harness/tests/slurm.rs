@@ -233,7 +233,8 @@ fn the_probe_agent_as_a_slurm_task_sees_what_it_sees_locally() {
     let out = r.out("probe");
     let parent = out.parent().unwrap().to_path_buf();
     std::fs::create_dir_all(&parent).unwrap();
-    // The probe looks into the out-dir (the journal), beside it (the labelmap) and /tmp (where
+    // The probe looks into the out-dir (the journal), beside it (where a labelmap was once
+    // written) and /tmp (where
     // every task's checkouts are made).
     let agent = format!(
         "{} {} {} /tmp",
@@ -262,11 +263,20 @@ fn the_probe_agent_as_a_slurm_task_sees_what_it_sees_locally() {
     let done = round_done(&out);
     assert_eq!(done["complete"], "yes", "{done:?}");
     assert_ne!(done["isolation"], "none", "{done:?}");
-    let labelmap = std::fs::read_to_string(parent.join("probe.labelmap")).unwrap();
+    // Issue 24: labels live in the round's journal for every executor, never beside the
+    // out-dir (a volume's parent may be read-only).
+    assert!(
+        !parent.join("probe.labelmap").exists(),
+        "a labelmap was written beside the out-dir"
+    );
+    let plan: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("journal").join("plan.json")).unwrap(),
+    )
+    .unwrap();
     let mut seen = 0;
-    for line in labelmap.lines() {
-        let p: Vec<&str> = line.split('|').collect();
-        let (label, qid, arm) = (p[0], p[1], p[2]);
+    for d in plan["dispatches"].as_array().expect("dispatches") {
+        let s = |k: &str| d[k].as_str().unwrap();
+        let (label, qid, arm) = (s("label"), s("qid"), s("arm"));
         let answer = std::fs::read_to_string(out.join(format!("{label}_r1.txt"))).unwrap();
         let ctx = format!("{qid} {arm}:\n{answer}");
         seen += 1;
