@@ -552,9 +552,12 @@ fn a_dispatch_splits_its_time_into_phases_and_the_report_shows_where_it_went() {
         let total = v["duration_secs"].as_f64().unwrap() * 1000.0;
         let teardown = p["teardown_ms"].as_f64().unwrap();
         // The sleep is the agent's: not counted again in setup or teardown (which a busy
-        // machine can stretch, so no bound is put on them alone).
+        // machine can stretch, so no bound is put on them alone). The agent's phase starts
+        // when the wrapper sees the exec, which a loaded machine wakes late for: CI measured
+        // 398 ms for this 400 ms sleep, so the floor leaves room for that wake-up and still
+        // fails when the sleep lands in another phase.
         assert!(
-            (400.0..5_000.0).contains(&agent),
+            (300.0..5_000.0).contains(&agent),
             "{name}: agent {agent} ms: {v}"
         );
         assert!(
@@ -581,7 +584,7 @@ fn a_dispatch_splits_its_time_into_phases_and_the_report_shows_where_it_went() {
         .iter()
         .find(|p| p["phase"] == "agent")
         .unwrap();
-    assert!(agent["median_us"].as_u64().unwrap() >= 400_000, "{round}");
+    assert!(agent["median_us"].as_u64().unwrap() >= 300_000, "{round}");
 }
 
 #[test]
