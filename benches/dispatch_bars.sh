@@ -3,7 +3,12 @@
 # whole `harness run` rounds of two sizes on the same repository, side by side, so every
 # per-round cost (gate search, template build, reports) cancels:
 #
-#   per dispatch = (T(6 questions) - T(2 questions)) / 8      (x 2 arms x 1 rep, --jobs 1)
+#   per dispatch = (T(BIG questions) - T(SMALL questions)) / (2 x (BIG - SMALL))
+#                                                 (x 2 arms x 1 rep, --jobs 1; default 6 and 2)
+#
+# On a 100k-file tree a round's fixed cost (gate search, template build) is ~15 s and varies by
+# a second between rounds, which buries 8 extra dispatches of ~50 ms; BIG=22 gives 40 extra
+# dispatches, enough signal for the difference to mean something there.
 #
 # with a no-op agent (`true {prompt}`) under --sandbox auto, on generated trees
 # (benches/gen_tree.sh) of each size asked for, against `cp -r` of the same tree (a plain
@@ -18,12 +23,17 @@
 #
 # Usage: benches/dispatch_bars.sh [FILES=1000,20000,100000] [BYTES_PER_FILE=12000] [ROUNDS=3]
 #   SANDBOX=none benches/dispatch_bars.sh ...   the copy fallback instead of auto
+#   SMALL=2 BIG=22 benches/dispatch_bars.sh ...   the two round sizes (questions)
 set -euo pipefail
 
 SIZES=${1:-1000,20000,100000}
 PER=${2:-12000}
 R=${3:-3}
 MODE=${SANDBOX:-auto}
+SMALL=${SMALL:-2}
+BIG=${BIG:-6}
+[ "$BIG" -gt "$SMALL" ] || { echo "need BIG > SMALL" >&2; exit 2; }
+EXTRA=$(( 2 * (BIG - SMALL) ))
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d)
 trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
@@ -76,14 +86,14 @@ for FILES in ${SIZES//,/ }; do
   mkdir -p "$S"
   : > "$S/small"; : > "$S/big"; : > "$S/cp"; : > "$S/per"; : > "$S/phases"
   for r in $(seq 1 "$R"); do
-    echo "[$n files] round $r/$R: 2 questions, 6 questions, cp -r ..." >&2
+    echo "[$n files] round $r/$R: $SMALL questions, $BIG questions, cp -r ..." >&2
     before=$(wc -l < "$S/big")
-    round 2 "$S/small"
-    round 6 "$S/big" "$S/phases"
+    round "$SMALL" "$S/small"
+    round "$BIG" "$S/big" "$S/phases"
     s=$(now); cp -r "$PLAIN" "$WORK/copy"; e=$(now); ms "$s" "$e" >> "$S/cp"
     rm -rf "$WORK/copy"
     # This round's own difference (the small and big round ran back to back).
-    awk -v a="$(tail -n 1 "$S/big")" -v b="$(tail -n 1 "$S/small")" 'BEGIN { printf "%.1f\n", (a - b) / 8 }' >> "$S/per"
+    awk -v a="$(tail -n 1 "$S/big")" -v b="$(tail -n 1 "$S/small")" -v k="$EXTRA" 'BEGIN { printf "%.1f\n", (a - b) / k }' >> "$S/per"
     [ "$(wc -l < "$S/big")" -gt "$before" ]
   done
   ph=$(python3 - "$S/phases" <<'PY'
@@ -99,8 +109,8 @@ PY
   rm -rf "$REPO" "$PLAIN"
 done
 
-printf '\nsandbox=%s bytes_per_file=%d rounds=%d; per dispatch = (T6 - T2) / 8, median of the rounds (ms)\n' "$MODE" "$PER" "$R"
-printf '%8s %6s | %9s %9s | %9s %9s %8s | %s\n' files MB T2 T6 dispatch cp_r disp/cp "phase medians in the 6-question rounds (ms)"
+printf '\nsandbox=%s bytes_per_file=%d rounds=%d; per dispatch = (T%d - T%d) / %d, median of the rounds (ms)\n' "$MODE" "$PER" "$R" "$BIG" "$SMALL" "$EXTRA"
+printf '%8s %6s | %9s %9s | %9s %9s %8s | %s\n' files MB "T$SMALL" "T$BIG" dispatch cp_r disp/cp "phase medians in the $BIG-question rounds (ms)"
 while read -r n mb t2 t6 per cp ph; do
   printf '%8s %6s | %9s %9s | %9s %9s %8s | %s\n' "$n" "$mb" "$t2" "$t6" "$per" "$cp" "$(ratio "$per" "$cp")" "$ph"
 done < "$ROWS"
