@@ -31,9 +31,18 @@ pub fn clean() -> Result<Exit> {
 pub fn sweep_before_round() {
     let removed = sweep();
     if !removed.is_empty() {
+        let mut names: Vec<String> = removed
+            .iter()
+            .take(3)
+            .map(|p| crate::text::clean_line(&p.display().to_string(), 200))
+            .collect();
+        if removed.len() > 3 {
+            names.push(format!("and {} more", removed.len() - 3));
+        }
         eprintln!(
-            "harness: removed {} temp folder(s) left by rounds whose harness is gone (checkouts and seal copies)",
-            removed.len()
+            "harness: removed {} temp folder(s) left by rounds whose harness is gone (checkouts and seal copies): {}",
+            removed.len(),
+            names.join(", ")
         );
     }
 }

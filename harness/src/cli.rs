@@ -83,6 +83,10 @@ pub enum Command {
     /// The refusal lexicon: measure it against human labels, find what a round could not read.
     #[command(subcommand)]
     Lexicon(LexiconCommand),
+    /// What a report's words mean: every number, verdict and class (DELIVERY, HUI, LUCKY, MR,
+    /// D, TYPED, VOID, FINDING, PASS, PRIOR_WON, ...) in a user's words, with what to expect
+    /// from ARM and from CTRL. Without TERM: every term, one line each.
+    Explain(ExplainArgs),
     /// Remove the temp folders (checkouts, seal copies) of rounds whose harness is gone.
     /// Folders of running rounds are left alone. `harness run` does this itself at start.
     Clean,
@@ -116,6 +120,14 @@ pub enum Command {
     /// The sandbox wrapper every agent runs through (`--sandbox`).
     #[command(name = "__sandbox", hide = true)]
     Sandbox(SandboxArgs),
+}
+
+/// `harness explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The word, as a report prints it (case does not matter), e.g. HUI, "LUCKY (CTRL)", PRIOR_WON.
+    #[arg(value_name = "TERM")]
+    pub term: Option<String>,
 }
 
 /// Where the base comes from: a repository and a pinned commit.

@@ -198,24 +198,29 @@ fn shown_paths(paths: &[String], masker: &Masker) -> String {
     s.join(", ")
 }
 
-/// Each hit path as `path:line…` (masked), with the note when the token is only inside a longer
-/// word or number. The masker runs on the path before the line numbers are added.
-fn located(corpus: &Corpus, paths: &[String], needle: &str, masker: &Masker) -> Vec<String> {
-    paths
-        .iter()
-        .map(|p| {
-            let shown = masker.mask(p);
-            match crate::hitlines::locate_in_corpus(corpus, p, needle) {
-                Some(loc) => crate::hitlines::describe(&shown, &loc),
-                None => shown,
+/// The search's hit paths for one needle, read again with the scorer's token rule: the paths
+/// where the rule reads it (`path:line: "context"`, masked) and the paths where it sits only
+/// inside a longer word (listed, not refused). A path the gate cannot read back counts as a
+/// hit, shown bare.
+fn located(
+    corpus: &Corpus,
+    paths: &[String],
+    needle: &str,
+    masker: &Masker,
+) -> (Vec<String>, Vec<String>) {
+    let rule = crate::reading::active().token_match;
+    let (mut read, mut embedded) = (Vec::new(), Vec::new());
+    for p in paths {
+        let shown = masker.mask(p);
+        match crate::hitlines::locate_in_corpus(corpus, p, needle, rule, masker) {
+            Some(loc) if loc.embedded_only => {
+                embedded.push(crate::hitlines::describe(&shown, &loc))
             }
-        })
-        .collect()
-}
-
-fn contains_ci(hay: &[u8], needle: &str) -> bool {
-    let hay = String::from_utf8_lossy(hay).to_lowercase();
-    hay.contains(&needle.to_lowercase())
+            Some(loc) => read.push(crate::hitlines::describe(&shown, &loc)),
+            None => read.push(shown),
+        }
+    }
+    (read, embedded)
 }
 
 /// A name an agent can see, with what it is (for the name-leak axis).
@@ -297,7 +302,7 @@ pub fn check(input: &GateInput<'_>) -> Result<GateReport> {
     let contaminated = contamination.status == Status::Overridden;
     let mut axes = vec![contamination];
     axes.extend(token_shape_axis(q));
-    axes.extend(general_values_axis(q, &search));
+    axes.extend(general_values_axis(q, input.corpus, &search));
     axes.push(self_containment_axis(input, &search.masker)?);
     let (ledger, uncarried) = ledger_axis(input);
     axes.push(ledger);
@@ -318,8 +323,10 @@ struct Search {
     generals: Vec<usize>,
     /// Per needle: the tree entries holding it.
     hits: Vec<Vec<String>>,
-    /// Per needle: the prompt texts and file names holding it.
+    /// Per needle: the prompt texts and file names where the token rule reads it.
     extra_hits: Vec<Vec<String>>,
+    /// Per needle: the prompt texts and file names holding it only inside a longer word.
+    extra_embedded: Vec<Vec<String>>,
     /// How many entries were searched, and what was not.
     searched: usize,
     not_searched: Vec<String>,
@@ -351,22 +358,38 @@ impl Search {
             )
         })?;
         let masker = Masker::new(&needles);
+        let rule = crate::reading::active().token_match;
         let mut extra_hits: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
+        let mut extra_embedded: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
         for (name, bytes) in &input.extra_corpus {
             for i in set.find_in(bytes) {
-                extra_hits[i].push(name.clone());
+                match crate::hitlines::locate(bytes, needles[i], rule, &masker) {
+                    Some(loc) if loc.embedded_only => {
+                        extra_embedded[i].push(crate::hitlines::describe(&masker.mask(name), &loc))
+                    }
+                    Some(loc) => {
+                        extra_hits[i].push(crate::hitlines::describe(&masker.mask(name), &loc))
+                    }
+                    None => extra_hits[i].push(name.clone()),
+                }
             }
         }
         // File names are seen too (`ls`): a file named after a token hands it over.
         for e in &input.corpus.entries {
             for i in set.find_in(e.path.as_bytes()) {
-                extra_hits[i].push(format!("the file name {}", e.path));
+                let shown = format!("the file name {}", e.path);
+                if rule.finds(&e.path, needles[i]) {
+                    extra_hits[i].push(shown);
+                } else {
+                    extra_embedded[i].push(format!("{shown} (only inside a longer word)"));
+                }
             }
         }
         Ok(Search {
             generals: generals.iter().map(|(i, _)| *i).collect(),
             hits: report.hits,
             extra_hits,
+            extra_embedded,
             searched: report.searched,
             not_searched: report.not_searched,
             masker,
@@ -380,16 +403,28 @@ fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
     let q = &input.qset.questions;
     let masker = &search.masker;
     let mut contaminated_rows = Vec::new();
+    let mut embedded_rows = Vec::new();
     for (i, x) in q.iter().enumerate() {
-        let mut paths = located(input.corpus, &search.hits[i], &x.token, masker);
+        let (mut paths, mut embedded) = located(input.corpus, &search.hits[i], &x.token, masker);
         paths.extend(search.extra_hits[i].iter().cloned());
+        embedded.extend(search.extra_embedded[i].iter().cloned());
         if !paths.is_empty() {
             contaminated_rows.push(format!(
-                "{} ({}): token found in {} place(s): {}",
+                "{} ({}): token found in {} place(s): {} ({})",
                 x.qid,
                 x.kind,
                 paths.len(),
-                shown_paths(&paths, masker)
+                shown_paths(&paths, masker),
+                crate::hitlines::rule_words(crate::reading::active().token_match)
+            ));
+        }
+        if !embedded.is_empty() {
+            embedded_rows.push(format!(
+                "{} ({}): not refused, the token is only inside a longer word in {} place(s): {}",
+                x.qid,
+                x.kind,
+                embedded.len(),
+                shown_paths(&embedded, masker)
             ));
         }
     }
@@ -407,6 +442,7 @@ fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
             }
         ));
     }
+    detail.extend(embedded_rows);
     if !search.not_searched.is_empty() {
         detail.push(format!(
             "not searched (submodules, not followed): {}",
@@ -434,14 +470,15 @@ fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
 
 /// General values of conflict items: reported (never refused) where the corpus holds them, since
 /// a repo-only reader could then give the true value; `None` when no row has one.
-fn general_values_axis(q: &[scorer::Question], search: &Search) -> Option<Axis> {
+fn general_values_axis(q: &[scorer::Question], corpus: &Corpus, search: &Search) -> Option<Axis> {
     if search.generals.is_empty() {
         return None;
     }
     let base = q.len();
     let mut detail = Vec::new();
     for (j, i) in search.generals.iter().enumerate() {
-        let mut paths = search.hits[base + j].clone();
+        let general = q[*i].general.as_deref().unwrap_or_default();
+        let (mut paths, _) = located(corpus, &search.hits[base + j], general, &search.masker);
         paths.extend(search.extra_hits[base + j].iter().cloned());
         detail.push(if paths.is_empty() {
             format!(
@@ -539,46 +576,68 @@ fn ledger_axis(input: &GateInput<'_>) -> (Axis, Vec<String>) {
             },
             Vec::new(),
         ),
-        (Phase::Post, Some((_, seal))) => {
+        (Phase::Post, Some((seal_path, seal))) => {
             let mut refused = Vec::new();
             let mut uncarried = Vec::new();
-            // What the seal carries is found the way the scorer will find it in an answer
-            // that copies it (case-insensitive, whole words, unless --token-match exact).
+            // Every present and absent check reads the seal the way the scorer reads an answer
+            // that copies it (case-insensitive, whole words, unless --token-match exact): a
+            // licence `MIT` is not inside "(not committed)".
             let seal_text = String::from_utf8_lossy(seal);
             let rule = crate::reading::active().token_match;
+            let needles: Vec<&str> = q
+                .iter()
+                .flat_map(|x| std::iter::once(x.token.as_str()).chain(x.general.as_deref()))
+                .collect();
+            let masker = Masker::new(&needles);
+            let shown_seal = clean_line(&masker.mask(&seal_path.display().to_string()), 120);
+            // Where the seal holds a value it must not: file, line, the line with the value
+            // masked, and the rule that read it.
+            let held = |s: &str| -> Option<String> {
+                let loc = crate::hitlines::locate(seal, s, rule, &masker)?;
+                (!loc.embedded_only).then(|| {
+                    format!(
+                        "{} ({})",
+                        crate::hitlines::describe(&shown_seal, &loc),
+                        crate::hitlines::rule_words(rule)
+                    )
+                })
+            };
             for x in q {
                 let has = |s: &str| rule.finds(&seal_text, s);
-                // A value the seal must not hold is refused when either reading finds it.
-                let in_seal = |s: &str| contains_ci(seal, s) || has(s);
                 match x.kind {
                     Kind::Positive if !has(&x.token) => {
                         if report_mode {
                             uncarried.push(x.qid.clone());
                         } else {
                             refused.push(format!(
-                                "{}: positive token not in the seal; the carrier cannot carry it \
-                                 (--ledger report runs it, listed)",
+                                "{}: positive token not in the seal {shown_seal}; the carrier cannot \
+                                 carry it (--ledger report runs it, listed; {})",
+                                x.qid,
+                                crate::hitlines::rule_words(rule)
+                            ))
+                        }
+                    }
+                    Kind::Conflict if !has(&x.token) => refused.push(format!(
+                        "{}: planted conflict value not in the seal {shown_seal} ({})",
+                        x.qid,
+                        crate::hitlines::rule_words(rule)
+                    )),
+                    Kind::Negative => {
+                        if let Some(at) = held(&x.token) {
+                            refused.push(format!(
+                                "{}: negative token is in the seal, so it is not a negative: {at}",
                                 x.qid
                             ))
                         }
                     }
-                    Kind::Conflict if !has(&x.token) => {
-                        refused.push(format!("{}: planted conflict value not in the seal", x.qid))
-                    }
-                    Kind::Negative if in_seal(&x.token) => refused.push(format!(
-                        "{}: negative token is in the seal; it is not a negative",
-                        x.qid
-                    )),
                     _ => {}
                 }
                 if x.kind == Kind::Conflict {
-                    if let Some(g) = &x.general {
-                        if in_seal(g) {
-                            refused.push(format!(
-                                "{}: general value is in the seal; the conflict does not separate",
-                                x.qid
-                            ));
-                        }
+                    if let Some(at) = x.general.as_deref().and_then(held) {
+                        refused.push(format!(
+                            "{}: general value is in the seal, so the conflict does not separate: {at}",
+                            x.qid
+                        ));
                     }
                 }
             }

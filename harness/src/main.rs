@@ -14,7 +14,46 @@ use harness::round::executor::{ExecutorChoice, ExecutorSpec};
 use harness::round::{Arms, DemoMode, RunOptions};
 use std::time::Duration;
 
+/// clap suggests a subcommand only when it is very close (`repot` gets `report`, `rnu` gets
+/// nothing): a first word that is no subcommand, within two edits of one, is refused here with
+/// the names it could be (exit 2, as clap would).
+fn misspelt_subcommand_hint() {
+    use clap::CommandFactory;
+    let Some(first) = std::env::args().nth(1) else {
+        return;
+    };
+    if first.starts_with('-') {
+        return;
+    }
+    let cmd = cli::Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .collect();
+    if names.contains(&first) || first == "help" {
+        return;
+    }
+    let mut near: Vec<(usize, &String)> = names
+        .iter()
+        .map(|n| (reports::glossary::distance(&first.to_lowercase(), n), n))
+        .filter(|(d, _)| *d <= 2)
+        .collect();
+    near.sort();
+    if near.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = near.iter().map(|(_, n)| format!("'{n}'")).collect();
+    eprintln!(
+        "error: unrecognized subcommand '{}'\n\n  tip: did you mean {}?\n\nUsage: harness [OPTIONS] <COMMAND>\n\nFor more information, try '--help'.",
+        harness::text::clean_line(&first, 60),
+        shown.join(" or ")
+    );
+    std::process::exit(Exit::Usage.code());
+}
+
 fn main() {
+    misspelt_subcommand_hint();
     let cli = cli::Cli::parse();
     harness::color::set_choice(match cli.color {
         cli::ColorArg::Auto => harness::color::ColorChoice::Auto,
@@ -435,6 +474,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
         Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {
             harness::lexicon_cmd::suggest(&a.out, a.lexicon.as_deref())
         }
+        Command::Explain(a) => commands::explain::explain(a.term.as_deref()),
         Command::Clean => harness::clean::clean(),
         Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),
         Command::Sandbox(a) => {

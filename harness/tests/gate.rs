@@ -555,8 +555,9 @@ fn an_edited_manifest_field_is_exit_10_naming_the_field() {
     verify_manifest(&f, &m, &[]).code(0);
 }
 
-/// A contamination hit names `path:line`, and says when the token only occurs inside a longer
-/// word or number (the issue's `1.80` inside `-101.8019444`) — never printing the token.
+/// A contamination hit names `path:line` and the line around it with the token masked, under
+/// the scorer's whole-word rule; a token only inside a longer word or number (the issue's
+/// `1.80` inside `-101.8019444`) is listed, not refused — never printing the token.
 #[test]
 fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
     let dir = tempfile::tempdir().unwrap();
@@ -597,13 +598,15 @@ fn contamination_detail_gives_path_line_and_says_when_inside_a_longer_number() {
         .find(|l| l.contains("q1 ("))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(q1.contains("data/geo.csv:3"), "{q1}");
-    assert!(q1.contains("inside a longer word or number"), "{q1}");
+    assert!(q1.contains("not refused"), "{q1}");
+    assert!(q1.contains("-10‹token›19444"), "{q1}");
     let q2 = out
         .lines()
         .find(|l| l.contains("q2 ("))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(q2.contains("notes.md:3"), "{q2}");
-    assert!(!q2.contains("inside a longer"), "{q2}");
+    assert!(q2.contains("notes.md:3: \"see ‹token› here\""), "{q2}");
+    assert!(q2.contains("rule: whole words, case-insensitive"), "{q2}");
+    assert!(!q2.contains("not refused"), "{q2}");
     assert!(
         !out.contains(&num) && !out.contains(&word),
         "a token was printed:\n{out}"
@@ -685,4 +688,61 @@ fn a_tracked_file_inside_the_plant_folder_is_exit_5_naming_it() {
         .args(["--plant-dir", "docs/_handoff"])
         .assert()
         .code(0);
+}
+
+/// Issue 22 item 3: the must-be-absent checks read the seal with the scorer's token rule. A
+/// conflict's general value `MIT` is not inside "(not committed)", so a good hand-off passes;
+/// a seal that does hold a value it must not is refused naming the seal file, the line, the
+/// line around it (the value masked) and the rule.
+#[test]
+fn the_ledger_reads_absent_values_as_whole_words_and_names_where_it_saw_one() {
+    let f = fixture(&[]);
+    let planted = tok("planted");
+    let licence = ["M", "I", "T"].concat();
+    std::fs::write(
+        &f.qset,
+        format!(
+            "qid\tkind\tquestion\ttoken\tgeneral\n\
+             q1\tpositive\tWhat is the codename?\t{}\n\
+             q2\tnegative\tWhich region hosts it?\t{}\n\
+             c2\tconflict\tUnder which licence is it?\t{planted}\t{licence}\n",
+            f.pos, f.neg
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &f.seal,
+        format!(
+            "# Hand-off\nThe codename is {}.\nLicence {planted} (not committed yet).\n",
+            f.pos
+        ),
+    )
+    .unwrap();
+    let a = gate(&f).code(0);
+    assert!(stdout(&a).contains("ledger"), "{}", stdout(&a));
+
+    std::fs::write(
+        &f.seal,
+        format!(
+            "# Hand-off\nThe codename is {}.\nLicence {planted}, was {} before.\n",
+            f.pos,
+            licence.to_lowercase()
+        ),
+    )
+    .unwrap();
+    let a = gate(&f).code(8);
+    let out = stdout(&a);
+    let line = out
+        .lines()
+        .find(|l| l.contains("c2: general value is in the seal"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("handoff.md:3: \"Licence ‹token›, was ‹token› before.\""),
+        "{line}"
+    );
+    assert!(
+        line.contains("rule: whole words, case-insensitive"),
+        "{line}"
+    );
+    assert!(!out.contains(&planted) && !out.contains(&f.pos), "{out}");
 }

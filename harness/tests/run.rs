@@ -587,6 +587,79 @@ fn a_dispatch_splits_its_time_into_phases_and_the_report_shows_where_it_went() {
     assert!(agent["median_us"].as_u64().unwrap() >= 300_000, "{round}");
 }
 
+/// Issue 22 item 9: with stderr redirected (no terminal, no `--quiet`) a round is never silent
+/// for more than 10 s: a plain progress line (counts, elapsed, ETA) every 10 s, and a last one
+/// when the dispatches end. Six dispatches of 4 s each, one at a time: about 24 s.
+#[test]
+fn a_round_off_a_terminal_writes_a_progress_line_every_ten_seconds() {
+    let f = Fixture::new();
+    let script = f.dir.path().join("slow.sh");
+    std::fs::write(&script, "#!/bin/sh\nsleep 4\necho slow\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let spec = format!("command:{} {{prompt}}", script.display());
+    let mut cmd = harness();
+    cmd.env("HOME", &f.user_home)
+        .env("XDG_STATE_HOME", &f.state)
+        .args(["run", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&f.seal)
+        .arg("--repo")
+        .arg(&f.repo)
+        .args([
+            "--agent",
+            &spec,
+            "--reps",
+            "1",
+            "--jobs",
+            "1",
+            "--sandbox",
+            "none",
+        ])
+        .args(["--no-preflight", "--out"])
+        .arg(&f.out);
+    let o = cmd.output().unwrap();
+    let err = text(&o.stderr);
+    assert!(f.round_done().contains("complete: yes"), "{err}");
+    let seconds = |l: &str| -> u64 {
+        let t = l
+            .split("elapsed ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let p: Vec<u64> = t.split(':').map(|x| x.parse().unwrap()).collect();
+        p[0] * 3600 + p[1] * 60 + p[2]
+    };
+    let ticks: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("progress: dispatch "))
+        .collect();
+    assert!(
+        ticks.len() >= 2,
+        "a 24 s round wrote {} progress lines:\n{err}",
+        ticks.len()
+    );
+    let mut last = 0;
+    for l in &ticks {
+        assert!(l.contains(" dispatches · answered "), "{l}");
+        assert!(l.contains(" · ETA "), "{l}");
+        let at = seconds(l);
+        assert!(
+            at - last <= 11,
+            "{}s of silence before: {l}\n{err}",
+            at - last
+        );
+        last = at;
+    }
+    let done = err
+        .lines()
+        .find(|l| l.starts_with("progress: done 6/6 dispatches"))
+        .unwrap_or_else(|| panic!("no last progress line:\n{err}"));
+    assert!(done.contains("answered 6 · failed 0"), "{done}");
+}
+
 #[test]
 fn probe_sees_only_its_own_checkout_without_sandbox() {
     probe_round("none", false);

@@ -104,6 +104,7 @@ pub fn fixture_meta() -> RoundMeta {
         phases: Vec::new(),
         ledger: crate::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
+        protocol_given: None,
         timeline: Vec::new(),
     }
 }

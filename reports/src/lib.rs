@@ -10,6 +10,7 @@ pub mod agreement;
 pub mod brief;
 pub mod compare;
 pub mod csv;
+pub mod glossary;
 mod header;
 pub mod html;
 pub mod json;
@@ -181,6 +182,10 @@ pub struct RoundMeta {
     /// and INSTRUMENT_INCOMPLETE judge the other positives; a second DELIVERY line counts all.
     #[serde(default)]
     pub uncarried: Vec<String>,
+    /// Whether a protocol file was given (`--protocol`); `None` for rounds recorded without
+    /// saying. Only a protocol asks answers for a typed tag.
+    #[serde(default)]
+    pub protocol_given: Option<bool>,
     /// Every dispatch's arm and start/end times, for the arm × time section (empty: the
     /// records carry no times, said as "not recorded").
     #[serde(default)]

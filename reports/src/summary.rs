@@ -399,6 +399,9 @@ pub struct Summary {
     pub rows: u64,
     /// Rows that took the typed path, of all rows.
     pub typed: Proportion,
+    /// Whether the round gave the agents a protocol (the only thing that asks for a typed
+    /// tag); `None` when the round's record does not say. Decides what typed 0 means.
+    pub protocol_given: Option<bool>,
     /// Rows that took the fallback (prose) path, of all rows.
     pub fallback: Proportion,
     /// Positive ARM `PASS` of positive ARM rows; under `--ledger report` of the positives the
@@ -928,6 +931,7 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
     let mut s = Summary {
         rows: rows.len() as u64,
         typed,
+        protocol_given: meta.protocol_given,
         fallback,
         delivery_arm,
         delivery_all_arm,
@@ -1058,10 +1062,20 @@ impl Summary {
             "Answer paths (two numbers, never multiplied; 95% over items, per line, unadjusted)";
         let mut typed_note = String::from("rows that carried a recognised typed tag");
         if self.rows > 0 && self.typed.k == 0 {
-            typed_note =
-                "WARNING typed 0: either no protocol was given or every answer ignored it; \
+            typed_note = match self.protocol_given {
+                // Nothing asked for a tag: 0 is what such a round looks like, not a warning.
+                Some(false) => {
+                    "no protocol was given, so no answer was asked for a typed tag".into()
+                }
+                Some(true) => {
+                    "WARNING typed 0: a protocol was given and every answer ignored it".into()
+                }
+                None => {
+                    "WARNING typed 0: either no protocol was given or every answer ignored it; \
                           those are different facts"
-                    .to_string();
+                        .into()
+                }
+            };
         }
         out.prop("typed", PATHS, "TYPED path", self.typed, typed_note);
         let mut fb_note = String::from("rows classified from prose alone");

@@ -97,6 +97,37 @@ impl TokenMatch {
             TokenMatch::Word => word_regex(needle).is_match(text),
         }
     }
+
+    /// Every place `needle` occurs in `text` under this rule, as byte ranges of the needle
+    /// itself, in order. A gate that refuses a value says where it saw it; this is the same
+    /// reading as [`TokenMatch::finds`] (`finds` is true exactly when this is not empty).
+    pub fn occurrences(self, text: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
+        if needle.is_empty() {
+            return Vec::new();
+        }
+        match self {
+            TokenMatch::Exact => text
+                .match_indices(needle)
+                .map(|(at, m)| at..at + m.len())
+                .collect(),
+            TokenMatch::Word => {
+                let re = word_regex_capturing(needle);
+                let mut found = Vec::new();
+                let mut from = 0;
+                // Restart just past each hit's first character, so a fence one hit consumed
+                // still serves the next (`tok tok`).
+                while let Some(c) = re.captures_at(text, from) {
+                    let m = c.get(1).expect("the needle is group 1");
+                    found.push(m.range());
+                    from = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+                    if from > text.len() {
+                        break;
+                    }
+                }
+                found
+            }
+        }
+    }
 }
 
 /// The regex for [`TokenMatch::Word`]: the escaped needle, case-insensitive, fenced by "not an
@@ -106,6 +137,15 @@ impl TokenMatch {
 /// asks whether any such occurrence exists, so consuming a neighbour never hides an overlapping
 /// one; the regex crate keeps the search linear in the answer.
 fn word_regex(needle: &str) -> Regex {
+    word_regex_shaped(needle, false)
+}
+
+/// [`word_regex`] with the needle as capture group 1, for [`TokenMatch::occurrences`].
+fn word_regex_capturing(needle: &str) -> Regex {
+    word_regex_shaped(needle, true)
+}
+
+fn word_regex_shaped(needle: &str, capture: bool) -> Regex {
     const EDGE: &str = "[^0-9A-Za-z]";
     let first = needle
         .chars()
@@ -116,12 +156,13 @@ fn word_regex(needle: &str) -> Regex {
         .last()
         .is_some_and(|c| c.is_ascii_alphanumeric());
     let pattern = format!(
-        "{}(?i:{}){}",
+        "{}({}(?i:{})){}",
         if first {
             format!("(?:^|{EDGE})")
         } else {
             String::new()
         },
+        if capture { "" } else { "?:" },
         regex::escape(needle),
         if last {
             format!("(?:$|{EDGE})")
@@ -839,6 +880,15 @@ mod tests {
         assert!(w("\u{212A}", "k"));
         assert!(!w("anything", ""));
         assert!(TokenMatch::Exact.finds("v2.4.10", "v2.4.1"));
+        let at = |text: &str, tok: &str| TokenMatch::Word.occurrences(text, tok);
+        assert_eq!(at("MIT (not committed) mit", "MIT"), vec![0..3, 20..23]);
+        assert_eq!(at("tok tok", "tok"), vec![0..3, 4..7]);
+        assert!(at("committed", "MIT").is_empty());
+        assert_eq!(at("é v2.4.1.", "v2.4.1"), vec![3..9]);
+        assert_eq!(
+            TokenMatch::Exact.occurrences("abc ABC abc", "abc"),
+            vec![0..3, 8..11]
+        );
         assert!(!TokenMatch::Exact.finds("ABC", "abc"));
         assert_eq!(TokenMatch::parse("exact"), Some(TokenMatch::Exact));
         assert_eq!(TokenMatch::parse("word"), Some(TokenMatch::Word));

@@ -15,11 +15,14 @@ pub enum Error {
     },
     /// A row has fewer than 4 or more than 6 tab-separated cells. A tab inside a value shows
     /// up here, as one cell too many.
-    #[error("{file}:{line}: wrong column count: {found} (expected 4 to 6: qid, kind, question, token, [general], [probe]; a tab inside a value adds a column)")]
+    #[error("{file}:{line}: wrong column count: {found} (expected 4 to 6: qid, kind, question, token, [general], [probe]; a tab inside a value adds a column){}", if *.spaced { "; this line looks separated by spaces: columns are separated by tabs" } else { "" })]
     ColumnCount {
         file: String,
         line: usize,
         found: usize,
+        /// Too few cells, and the line splits into enough words at spaces: an editor turned
+        /// the tabs into spaces.
+        spaced: bool,
     },
     /// The qid is empty or holds a character outside `[A-Za-z0-9_-]`. The value is not echoed:
     /// a shifted row can put a token in the qid column, and errors become logs.
@@ -39,7 +42,7 @@ pub enum Error {
     },
     /// The kind is not `positive`, `negative` or `conflict` (exact, lowercase). The value is not
     /// echoed: a shifted row puts the question or the token in the kind column.
-    #[error("{file}:{line}: unknown kind in column 2 (a value of {} characters; expected positive, negative or conflict)", .kind.chars().count())]
+    #[error("{file}:{line}: unknown kind in column 2 ({}; expected positive, negative or conflict)", kind_shown(.kind))]
     UnknownKind {
         file: String,
         line: usize,
@@ -148,4 +151,38 @@ impl Error {
             Error::Unmeasured { .. } | Error::Pattern { .. } | Error::Judgement { .. } => None,
         }
     }
+}
+
+/// An unknown kind as an error shows it: a near-spelling of a kind (`negtive`, `Positive`) is a
+/// typo and is shown with the kind it misspells; anything else may be a shifted token and is
+/// described by its length only.
+fn kind_shown(kind: &str) -> String {
+    let lower = kind.to_lowercase();
+    let near = ["positive", "negative", "conflict"]
+        .into_iter()
+        .map(|k| (edit_distance(&lower, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min();
+    match near {
+        Some((_, k)) if kind.chars().all(|c| c.is_ascii_alphabetic()) => {
+            format!("`{kind}`: did you mean {k}?")
+        }
+        _ => format!("a value of {} characters", kind.chars().count()),
+    }
+}
+
+/// Levenshtein distance over characters: how many one-character edits turn `a` into `b`. For
+/// "did you mean" hints across the workspace.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

@@ -231,6 +231,7 @@ fn row(
             file: f(),
             line,
             found: cells.len(),
+            spaced: cells.len() < 4 && cells.join(" ").split_whitespace().count() >= 4,
         });
     }
     for (value, column) in cells.iter().zip(HEADER) {
@@ -402,8 +403,13 @@ mod tests {
             e.to_string().starts_with("q.tsv:2: wrong column count: 3"),
             "{e}"
         );
+        assert!(!e.to_string().contains("spaces"), "{e}");
         let e = err(b"a\tpositive\tq?\tt\tg\tp\textra\n");
         assert!(matches!(e, Error::ColumnCount { found: 7, .. }), "{e}");
+        // An editor that turned the tabs into spaces: one cell, and the hint says so.
+        let e = err(b"q1   positive   What is it?   zzx1\n");
+        assert!(matches!(e, Error::ColumnCount { found: 1, .. }), "{e}");
+        assert!(e.to_string().contains("separated by spaces"), "{e}");
     }
 
     #[test]
@@ -414,6 +420,15 @@ mod tests {
         // A shifted row can put a token in the kind column: the message never echoes it.
         let e = err(b"a\tsecretish\tq?\tt\n");
         assert!(!e.to_string().contains("secretish"), "{e}");
+        assert!(e.to_string().contains("a value of 9 characters"), "{e}");
+        // A near-spelling of a kind is a typo, shown with the kind it misspells.
+        let e = err(b"a\tnegtive\tq?\tt\n");
+        assert!(
+            e.to_string().contains("`negtive`: did you mean negative?"),
+            "{e}"
+        );
+        let e = err(b"a\tPositive\tq?\tt\n");
+        assert!(e.to_string().contains("did you mean positive?"), "{e}");
     }
 
     #[test]

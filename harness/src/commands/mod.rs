@@ -1,6 +1,7 @@
 //! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
 
 pub mod compare;
+pub mod explain;
 pub mod rejudge;
 pub mod review;
 

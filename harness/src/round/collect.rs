@@ -140,6 +140,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         phases: record.phases.clone(),
         ledger: record.ledger.clone(),
         uncarried: record.uncarried.clone(),
+        protocol_given: Some(record.input("protocol").is_some()),
         timeline: record.timeline.clone(),
     }
 }

@@ -47,6 +47,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         ],
         ledger: reports::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
+        protocol_given: None,
         timeline: Vec::new(),
     }
 }

@@ -1,0 +1,486 @@
+//! Every number, verdict and class a report prints, in a user's words: what it counts, over
+//! what, and what to expect from ARM and from CTRL. `harness explain [TERM]` prints it and the
+//! README's glossary is this table rendered (a test keeps the two equal), so a user never has
+//! to read a design document or the source to learn what `HUI` is.
+
+/// What kind of word a term is, for grouping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// A number on a report line.
+    Number,
+    /// The instrument verdict of a round, or a mark on its header.
+    RoundVerdict,
+    /// The class of one answer.
+    AnswerClass,
+    /// A word of the setup (arms, kinds, inputs).
+    Setup,
+}
+
+impl Group {
+    /// The heading this group is listed under.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Group::Number => "Numbers",
+            Group::RoundVerdict => "Round verdicts and marks",
+            Group::AnswerClass => "Answer classes",
+            Group::Setup => "Setup words",
+        }
+    }
+
+    /// Every group, in the order they are listed.
+    pub const ALL: [Group; 4] = [
+        Group::Number,
+        Group::RoundVerdict,
+        Group::AnswerClass,
+        Group::Setup,
+    ];
+}
+
+/// One glossary entry.
+#[derive(Debug, Clone, Copy)]
+pub struct Term {
+    /// The word as reports print it.
+    pub name: &'static str,
+    /// Other spellings `explain` accepts (case never matters).
+    pub aliases: &'static [&'static str],
+    /// Which list it belongs to.
+    pub group: Group,
+    /// One sentence: what it is.
+    pub means: &'static str,
+    /// What to expect in ARM, in CTRL, or what to do about it; empty when nothing arm-specific
+    /// holds.
+    pub expect: &'static str,
+}
+
+/// The whole glossary, grouped, in reading order.
+pub const TERMS: &[Term] = &[
+    // Numbers.
+    Term {
+        name: "DELIVERY",
+        aliases: &["delivery (arm)"],
+        group: Group::Number,
+        means: "Of ARM's answers to positive questions, the share that gave the token: the facts the hand-off carried and the fresh session could use.",
+        expect: "ARM: 1.000 is the goal; below that the seal did not carry or the agent did not read it (INSTRUMENT_INCOMPLETE). Not computed for CTRL (see LUCKY).",
+    },
+    Term {
+        name: "HUI",
+        aliases: &["hui (arm)", "hui (ctrl)", "hallucination under ignorance"],
+        group: Group::Number,
+        means: "Hallucination under ignorance: of the answers to negative questions (the answer is in no source), the share that did not say \"I don't know\" (a fabricated value, any other value, or no clear refusal).",
+        expect: "ARM and CTRL: 0 is the goal. CTRL above 0 makes the round VOID (the model cannot say \"absent\" at all); ARM above CTRL is a FINDING (the hand-off made the agent more confident than it should be).",
+    },
+    Term {
+        name: "LUCKY",
+        aliases: &["lucky (ctrl)"],
+        group: Group::Number,
+        means: "Of CTRL's answers to positive questions, the share that gave the token without any hand-off: what the repository alone, or a guess, already answers.",
+        expect: "CTRL: low is what makes a question useful; a question CTRL answers does not measure the hand-off (replace it before sealing). ARM: not computed.",
+    },
+    Term {
+        name: "CARRIER-READ",
+        aliases: &["carrier read", "read"],
+        group: Group::Number,
+        means: "On conflict questions (the hand-off plants a value the repository contradicts), the answers that gave the planted value: proof the answer came from the hand-off and not from the repository.",
+        expect: "ARM: above 0 shows the carrier was read. CTRL: 0 expected (CTRL has no hand-off; a planted value there is an anomaly). UNMEASURED when the qset has no conflict question.",
+    },
+    Term {
+        name: "MR",
+        aliases: &["memorization ratio"],
+        group: Group::Number,
+        means: "Memorization ratio on conflict questions: CARRIER-READ / (CARRIER-READ + PRIOR_WON), how often the planted value beat the repository's (Longpre et al. 2021).",
+        expect: "ARM: near 1 means the agent trusted the hand-off over what it already knew; UNMEASURED when neither class occurred.",
+    },
+    Term {
+        name: "D",
+        aliases: &["item d", "discrimination"],
+        group: Group::Number,
+        means: "Per question, P(ARM) minus P(CTRL), where P counts PASS on positive and negative questions and CONFLICT_FOLLOWED on conflict questions (the planted value: the carrier was read, not a right answer).",
+        expect: "Positive and conflict questions: near +1 means the hand-off made the difference. Negative: near 0 (both refuse) is the goal; negative D means ARM refused less than CTRL.",
+    },
+    Term {
+        name: "TYPED",
+        aliases: &["typed path", "fallback", "fallback path"],
+        group: Group::Number,
+        means: "Rows whose answer carried a recognised <<VERDICT:...>> tag (the typed path) against rows read from prose alone (the fallback path); two numbers, never multiplied. The tag never decides the class.",
+        expect: "Only a protocol (--protocol) asks for the tag: without one, typed 0 is expected. With one, typed 0 means every answer ignored it.",
+    },
+    Term {
+        name: "CLARIFY",
+        aliases: &["clarify (arm)", "clarify (ctrl)"],
+        group: Group::Number,
+        means: "Answers that asked back instead of answering (\"which environment do you mean?\"); a counter beside the classes, never a denominator.",
+        expect: "",
+    },
+    Term {
+        name: "coverage",
+        aliases: &["accuracy", "three-class", "positive coverage", "positive accuracy"],
+        group: Group::Number,
+        means: "ARM's positive answers split three ways: coverage = the share that answered at all (did not abstain), accuracy = of those, the share that gave the token; on negatives, abstained against answered.",
+        expect: "Accuracy is UNMEASURED when nothing was answered (never 0/0 printed as 0).",
+    },
+    Term {
+        name: "items",
+        aliases: &["rows", "reps", "rows, items", "interval"],
+        group: Group::Number,
+        means: "A line like `15/15 rows, 5 items (1.000, [0.566, 1.000])` counts rows (one per answer: question x arm x rep) and items (questions); its 95% interval is over items, because reps of one question are not independent trials.",
+        expect: "More reps narrow the interval only where an item's reps disagree; more items always do.",
+    },
+    Term {
+        name: "UNMEASURED",
+        aliases: &["0/0"],
+        group: Group::Number,
+        means: "Nothing was there to count (0/0, a search that could not run, a reader that did not read): never printed as 0, as a pass or as clean.",
+        expect: "",
+    },
+    // Round verdicts.
+    Term {
+        name: "OK",
+        aliases: &[],
+        group: Group::RoundVerdict,
+        means: "No rule below fired: CTRL refused every negative, ARM gave every known positive, and ARM fabricated no more than CTRL. The numbers can be read as claims (exit 0).",
+        expect: "",
+    },
+    Term {
+        name: "FINDING",
+        aliases: &[],
+        group: Group::RoundVerdict,
+        means: "ARM failed negative questions more often than CTRL: the hand-off made the agent assert things no source holds. A result about the carrier, not a broken instrument (exit 0). A rule that fires on one row, not a statistical test: read it beside the HUI ARM-CTRL interval it prints.",
+        expect: "The verdict names the rows that fired it; read their answers.",
+    },
+    Term {
+        name: "VOID",
+        aliases: &[],
+        group: Group::RoundVerdict,
+        means: "As a round verdict: CTRL failed to refuse some negative question, so the model (or the reader) cannot say \"absent\" and no number of the round is a claim (exit 3). As an answer class: the answer was empty (empty output is not \"no\").",
+        expect: "Read the CTRL negative rows it names: a real fabrication is a fact about the model; a refusal misread is for `harness review`.",
+    },
+    Term {
+        name: "INSTRUMENT_INCOMPLETE",
+        aliases: &["incomplete"],
+        group: Group::RoundVerdict,
+        means: "ARM missed a known positive: the hand-off was not delivered or not read, so the round cannot say what it carries (exit 4). Without --deliver it answers \"is the seal discoverable?\" with no.",
+        expect: "",
+    },
+    Term {
+        name: "CARRIER_UNREAD",
+        aliases: &["unread"],
+        group: Group::RoundVerdict,
+        means: "On conflict questions the repository's value won more often than the planted one (PRIOR_WON > CONFLICT_FOLLOWED): the agent answered from the repository, not from the hand-off (exit 6).",
+        expect: "",
+    },
+    Term {
+        name: "NEEDS_REVIEW",
+        aliases: &["review"],
+        group: Group::RoundVerdict,
+        means: "The verdict depends on rows no reader decided (UNDETERMINED, CONTESTED): taken one way the round is one verdict, the other way another (exit 14). `harness review DIR` lets a person settle them.",
+        expect: "",
+    },
+    Term {
+        name: "UNVERIFIED",
+        aliases: &["design not sealed", "manifest"],
+        group: Group::RoundVerdict,
+        means: "The round ran without a manifest (`--manifest`): nothing shows its qset, seal, base, scorer and design were fixed before the round. Said in every header, never on every line.",
+        expect: "Seal first (`harness seal`), then run with --manifest.",
+    },
+    Term {
+        name: "CONTAMINATED",
+        aliases: &["--allow-contaminated"],
+        group: Group::RoundVerdict,
+        means: "The round ran past a contamination refusal (--allow-contaminated): a token was somewhere an agent could read it, so every number line carries this mark.",
+        expect: "",
+    },
+    // Answer classes.
+    Term {
+        name: "PASS",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Positive question: gave the token and did not refuse. Negative question: refused (\"not in the repo or the hand-off\") without naming the token.",
+        expect: "ARM: expected on every positive and negative. CTRL: expected on negatives; on positives it is LUCKY.",
+    },
+    Term {
+        name: "FAIL",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Positive: no token (a refusal or another value). Negative: neither the fabricated token nor a refusal (some other value, or no clear answer).",
+        expect: "CTRL on a positive: expected, that is what CTRL is for. ARM on a positive: the carrier failed. Either arm on a negative: a fabrication (counts in HUI).",
+    },
+    Term {
+        name: "HALLUCINATED",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Negative question: asserted the very token the qset registered as a fabrication bait, without refusing.",
+        expect: "Bad in both arms; in CTRL it makes the round VOID.",
+    },
+    Term {
+        name: "REFUSED_WITH_TOKEN",
+        aliases: &["rwt"],
+        group: Group::AnswerClass,
+        means: "The token and a refusal in one answer (\"it is not X\", or an assertion then a hedge). Never counted good; a person should read it.",
+        expect: "",
+    },
+    Term {
+        name: "CONFLICT_FOLLOWED",
+        aliases: &["followed"],
+        group: Group::AnswerClass,
+        means: "Conflict question: gave the planted value, which the repository contradicts. Not a right answer: the proof that the answer came from the hand-off (CARRIER-READ).",
+        expect: "ARM: shows the carrier was read. CTRL: not expected (no hand-off).",
+    },
+    Term {
+        name: "ABSTAINED_ON_CONFLICT",
+        aliases: &["abstained"],
+        group: Group::AnswerClass,
+        means: "Conflict question: refused, or flagged that the sources disagree.",
+        expect: "",
+    },
+    Term {
+        name: "PRIOR_WON",
+        aliases: &["prior"],
+        group: Group::AnswerClass,
+        means: "Conflict question: gave the repository's (true, \"general\") value without the planted one. Only asserted when the qset gives that value.",
+        expect: "CTRL: expected, that is its survival line (it has no hand-off). ARM: the hand-off lost to the repository; more of these than CONFLICT_FOLLOWED is CARRIER_UNREAD.",
+    },
+    Term {
+        name: "UNCLASSIFIED",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Conflict question: neither value and no refusal, or no general value registered to compare with; nothing can be asserted.",
+        expect: "",
+    },
+    Term {
+        name: "UNDETERMINED",
+        aliases: &["undecided"],
+        group: Group::AnswerClass,
+        means: "No reader could decide this row: the strict lexicon's reading was marked uncertain by a cue (absence words near the subject, a language it does not cover, the token only inside a command, a retraction), and no judge decided it. Taken each way when the verdict is computed.",
+        expect: "`harness review DIR` or `--judge` settles it.",
+    },
+    Term {
+        name: "CONTESTED",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "The two readers disagree: the lexicon was certain and the judge gave another class. Taken each way like UNDETERMINED; a person settles it.",
+        expect: "",
+    },
+    // Setup words.
+    Term {
+        name: "ARM",
+        aliases: &[],
+        group: Group::Setup,
+        means: "The arm whose checkout holds the hand-off (the seal), planted at the same path every time.",
+        expect: "",
+    },
+    Term {
+        name: "CTRL",
+        aliases: &["control"],
+        group: Group::Setup,
+        means: "The control arm: the same checkout, prompt and agent with no hand-off. What CTRL answers, the repository (or a guess) answers without the carrier.",
+        expect: "",
+    },
+    Term {
+        name: "seal",
+        aliases: &["carrier", "hand-off", "handoff"],
+        group: Group::Setup,
+        means: "The hand-off document under test (the carrier the next session gets); `harness seal` pre-registers it with the qset in a manifest.",
+        expect: "",
+    },
+    Term {
+        name: "qset",
+        aliases: &["question", "questions"],
+        group: Group::Setup,
+        means: "The pre-registered questions, one per line: qid, kind, question, token [, general [, probe]].",
+        expect: "",
+    },
+    Term {
+        name: "positive",
+        aliases: &[],
+        group: Group::Setup,
+        means: "A question whose answer (the token) is in the hand-off and not in the repository.",
+        expect: "",
+    },
+    Term {
+        name: "negative",
+        aliases: &[],
+        group: Group::Setup,
+        means: "A question whose answer is in no source; the token is a plausible fabrication to catch. The right answer is \"I don't know\".",
+        expect: "",
+    },
+    Term {
+        name: "conflict",
+        aliases: &[],
+        group: Group::Setup,
+        means: "A question where the hand-off plants a value (the token) that the repository contradicts (the general value): which one the answer gives shows where it came from.",
+        expect: "",
+    },
+    Term {
+        name: "token",
+        aliases: &["general"],
+        group: Group::Setup,
+        means: "The value a question is scored on, found as a whole word, case-insensitively (`v2.4.1` is not in `v2.4.10`); a conflict question's general value is found the same way.",
+        expect: "",
+    },
+];
+
+/// Looks a term up by name or alias, case-insensitively; `None` when it is not in the glossary.
+pub fn find(word: &str) -> Option<&'static Term> {
+    let w = word.trim().to_lowercase();
+    TERMS
+        .iter()
+        .find(|t| t.name.to_lowercase() == w || t.aliases.iter().any(|a| a.to_lowercase() == w))
+}
+
+/// The closest names to a word that is not in the glossary (edit distance at most 3), best
+/// first, for "did you mean".
+pub fn closest(word: &str) -> Vec<&'static str> {
+    let w = word.trim().to_lowercase();
+    let mut scored: Vec<(usize, &'static str)> = TERMS
+        .iter()
+        .map(|t| (distance(&w, &t.name.to_lowercase()), t.name))
+        .filter(|(d, _)| *d <= 3)
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, n)| n).collect()
+}
+
+/// How many one-character edits turn `a` into `b` (the scorer's, shared).
+pub fn distance(a: &str, b: &str) -> usize {
+    scorer::error::edit_distance(a, b)
+}
+
+/// One term as `harness explain TERM` prints it.
+pub fn explain(t: &Term) -> String {
+    let mut s = format!("{} ({})\n  {}\n", t.name, group_word(t.group), t.means);
+    if !t.expect.is_empty() {
+        s.push_str(&format!("  {}\n", t.expect));
+    }
+    if !t.aliases.is_empty() {
+        s.push_str(&format!("  also: {}\n", t.aliases.join(", ")));
+    }
+    s
+}
+
+fn group_word(g: Group) -> &'static str {
+    match g {
+        Group::Number => "a number",
+        Group::RoundVerdict => "a round verdict or mark",
+        Group::AnswerClass => "an answer class",
+        Group::Setup => "a setup word",
+    }
+}
+
+/// Every term, one line each under its group's heading: `harness explain` with no term.
+pub fn index() -> String {
+    let mut s = String::new();
+    for g in Group::ALL {
+        s.push_str(&format!("{}:\n", g.heading()));
+        for t in TERMS.iter().filter(|t| t.group == g) {
+            s.push_str(&format!("  {:<22} {}\n", t.name, first_sentence(t.means)));
+        }
+    }
+    s.push_str("\n`harness explain TERM` for one, with what to expect from ARM and CTRL.\n");
+    s
+}
+
+fn first_sentence(s: &str) -> &str {
+    match s.find(": ").or_else(|| s.find(". ")) {
+        Some(i) if i < 110 => &s[..i],
+        _ => s,
+    }
+}
+
+/// The README's glossary section body (between its markers): every term, grouped.
+pub fn markdown() -> String {
+    let mut s = String::new();
+    for g in Group::ALL {
+        s.push_str(&format!("**{}**\n\n", g.heading()));
+        for t in TERMS.iter().filter(|t| t.group == g) {
+            s.push_str(&format!("- **`{}`**: {}", t.name, t.means));
+            if !t.expect.is_empty() {
+                s.push_str(&format!(" {}", t.expect));
+            }
+            s.push('\n');
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_report_word_has_an_entry_and_lookups_ignore_case() {
+        for w in [
+            "DELIVERY",
+            "hui",
+            "Lucky",
+            "MR",
+            "D",
+            "TYPED",
+            "CARRIER-READ",
+            "VOID",
+            "FINDING",
+            "NEEDS_REVIEW",
+            "UNDETERMINED",
+            "CONTESTED",
+            "PRIOR_WON",
+            "hui (ctrl)",
+        ] {
+            assert!(find(w).is_some(), "{w}");
+        }
+        for c in scorer::Class::ALL {
+            assert!(find(c.as_str()).is_some(), "class {c} has no entry");
+        }
+        assert!(find("HUII").is_none());
+        assert_eq!(closest("HUII")[0], "HUI");
+        assert_eq!(closest("delivry")[0], "DELIVERY");
+    }
+
+    #[test]
+    fn names_are_unique_and_every_group_is_listed() {
+        let mut seen = std::collections::HashSet::new();
+        for t in TERMS {
+            assert!(seen.insert(t.name.to_lowercase()), "{} twice", t.name);
+            for a in t.aliases {
+                assert!(seen.insert(a.to_lowercase()), "alias {a} twice");
+            }
+        }
+        let idx = index();
+        for g in Group::ALL {
+            assert!(idx.contains(g.heading()));
+        }
+        assert!(explain(find("HUI").unwrap()).contains("CTRL above 0 makes the round VOID"));
+    }
+
+    #[test]
+    fn the_readme_glossary_is_this_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md beside the workspace");
+        let start = "<!-- glossary:start -->\n";
+        let end = "<!-- glossary:end -->";
+        let (Some(a), Some(b)) = (readme.find(start), readme.find(end)) else {
+            panic!("README.md has no glossary markers");
+        };
+        let shown = &readme[a + start.len()..b];
+        assert!(
+            shown == markdown(),
+            "README glossary differs from reports::glossary::markdown(); regenerate it with \
+             `HARNESS_WRITE_GLOSSARY=1 cargo test -p reports glossary`"
+        );
+    }
+
+    /// Writes the README section from the table when asked (never in CI's plain run).
+    #[test]
+    fn write_the_readme_glossary_when_asked() {
+        if std::env::var_os("HARNESS_WRITE_GLOSSARY").is_none() {
+            return;
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+        let readme = std::fs::read_to_string(path).unwrap();
+        let start = "<!-- glossary:start -->\n";
+        let end = "<!-- glossary:end -->";
+        let a = readme.find(start).unwrap() + start.len();
+        let b = readme.find(end).unwrap();
+        let out = format!("{}{}{}", &readme[..a], markdown(), &readme[b..]);
+        std::fs::write(path, out).unwrap();
+    }
+}
