@@ -420,7 +420,7 @@ fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
         }
         if !embedded.is_empty() {
             embedded_rows.push(format!(
-                "{} ({}): not refused, the token is only inside a longer word in {} place(s): {}",
+                "{} ({}): not refused, the scorer's rule does not read the token in {} place(s) (inside a longer word or number, or another case under --token-match exact): {}",
                 x.qid,
                 x.kind,
                 embedded.len(),

@@ -87,8 +87,10 @@ fn context_of(text: &str, hit: std::ops::Range<usize>, masker: &Masker) -> Strin
     let line_end = text[hit.end..]
         .find('\n')
         .map_or(text.len(), |i| hit.end + i);
-    let before: Vec<char> = text[line_start..hit.start].chars().collect();
-    let after: Vec<char> = text[hit.end..line_end].chars().collect();
+    // Masked before the cut: a needle the cut would halve is already `‹token›`, never a
+    // recognisable part of a value.
+    let before: Vec<char> = masker.mask(&text[line_start..hit.start]).chars().collect();
+    let after: Vec<char> = masker.mask(&text[hit.end..line_end]).chars().collect();
     let cut_before = before.len() > CONTEXT_CHARS;
     let cut_after = after.len() > CONTEXT_CHARS;
     let before: String = before[before.len().saturating_sub(CONTEXT_CHARS)..]
@@ -98,8 +100,8 @@ fn context_of(text: &str, hit: std::ops::Range<usize>, masker: &Masker) -> Strin
     format!(
         "{}{}‹token›{}{}",
         if cut_before { "…" } else { "" },
-        clean_line(&masker.mask(&before), 4 * CONTEXT_CHARS),
-        clean_line(&masker.mask(&after), 4 * CONTEXT_CHARS),
+        clean_line(&before, 4 * CONTEXT_CHARS),
+        clean_line(&after, 4 * CONTEXT_CHARS),
         if cut_after { "…" } else { "" },
     )
 }
@@ -189,6 +191,11 @@ mod tests {
             l.context
         );
         assert!(!l.context.to_lowercase().contains("key-"), "{}", l.context);
+        // Another needle the 32-character cut would halve: masked before the cut, so no
+        // recognisable part of it is left.
+        let line = format!("KEY-88 {} KEY-77 end\n", "x".repeat(28));
+        let l = locate(line.as_bytes(), "KEY-77", TokenMatch::Word, &masker).unwrap();
+        assert!(!l.context.contains("-88"), "{}", l.context);
         let l = locate(b"abc ABC", "abc", TokenMatch::Exact, &masker).unwrap();
         assert!(!l.embedded_only);
         let l = locate(b"ABC", "abc", TokenMatch::Exact, &masker).unwrap();

@@ -19,7 +19,11 @@ use std::time::Duration;
 /// the names it could be (exit 2, as clap would).
 fn misspelt_subcommand_hint() {
     use clap::CommandFactory;
-    let Some(first) = std::env::args().nth(1) else {
+    // args_os: a first word that is not UTF-8 is clap's to report, never a panic here.
+    let Some(first) = std::env::args_os()
+        .nth(1)
+        .and_then(|a| a.into_string().ok())
+    else {
         return;
     };
     if first.starts_with('-') {

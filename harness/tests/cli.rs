@@ -4,15 +4,14 @@ mod common;
 use common::*;
 use predicates::prelude::*;
 
+/// The stdout of a command that must succeed.
+fn stdout_of(cmd: &mut assert_cmd::Command) -> Vec<u8> {
+    cmd.assert().success().get_output().stdout.clone()
+}
+
 #[test]
 fn help_prints_the_exit_code_table() {
-    let out = harness()
-        .arg("--help")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(harness().arg("--help"));
     let text = String::from_utf8_lossy(&out);
     assert!(text.contains("Exit codes:"), "{text}");
     assert!(text.contains("13  round incomplete"), "{text}");
@@ -20,13 +19,7 @@ fn help_prints_the_exit_code_table() {
 
 #[test]
 fn readme_exit_table_is_the_one_the_binary_prints() {
-    let out = harness()
-        .arg("--help")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(harness().arg("--help"));
     let help = String::from_utf8_lossy(&out);
     let start = help.find("Exit codes:").unwrap();
     let table: Vec<&str> = help[start..]
@@ -161,14 +154,11 @@ fn score_many_files_gives_each_file_its_own_verdict_in_order() {
         std::fs::write(&f, text).unwrap();
         files.push(f);
     }
-    let out = harness()
-        .args(["score", "--kind", "positive", "--token", &t])
-        .args(&files)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(
+        harness()
+            .args(["score", "--kind", "positive", "--token", &t])
+            .args(&files),
+    );
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), answers.len(), "{text}");
@@ -184,15 +174,12 @@ fn score_many_files_gives_each_file_its_own_verdict_in_order() {
     // call before any verdict is printed.
     let evil = dir.path().join("x\tPASS\nfake.txt");
     std::fs::write(&evil, "I don't know.").unwrap();
-    let out = harness()
-        .args(["score", "--kind", "negative", "--token", &t])
-        .arg(&files[0])
-        .arg(&evil)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(
+        harness()
+            .args(["score", "--kind", "negative", "--token", &t])
+            .arg(&files[0])
+            .arg(&evil),
+    );
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().count(), 2, "{text}");
     assert!(text.lines().all(|l| l.split('\t').count() == 2), "{text}");
@@ -239,14 +226,7 @@ fn score_batch_agrees_with_one_process_per_answer() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("answers.jsonl");
     std::fs::write(&f, &batch).unwrap();
-    let out = harness()
-        .args(["score", "--batch"])
-        .arg(&f)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(harness().args(["score", "--batch"]).arg(&f));
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), rows.len(), "{text}");
@@ -356,14 +336,7 @@ fn score_batch_refuses_a_bad_row_naming_its_file_and_line() {
 
 #[test]
 fn self_test_passes_in_this_repository() {
-    let out = harness()
-        .arg("self-test")
-        .current_dir(workspace_root())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(harness().arg("self-test").current_dir(workspace_root()));
     let text = String::from_utf8_lossy(&out);
     let last = text.lines().last().unwrap();
     assert!(
@@ -669,14 +642,7 @@ fn run_without_agent_outside_the_demo_is_exit_2_naming_agent() {
 /// documentation fails here (issue 13 item 12). On failure the message holds the block to paste.
 #[test]
 fn readme_run_flag_reference_is_what_run_help_prints() {
-    let out = harness()
-        .args(["run", "--help"])
-        .env("COLUMNS", "100")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(harness().args(["run", "--help"]).env("COLUMNS", "100"));
     let help = String::from_utf8_lossy(&out).trim_end().to_string();
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
     let block = readme
@@ -697,4 +663,46 @@ fn readme_run_flag_reference_is_what_run_help_prints() {
         lines(body) == lines(&help),
         "README's run-help block differs from `harness run --help`; replace it with:\n```text\n{help}\n```"
     );
+}
+
+/// Issue 22 item 4: a report's word is defined on the terminal, with what to expect from ARM and
+/// CTRL; a word not in the glossary is a usage error naming the closest ones.
+#[test]
+fn explain_defines_a_report_word_and_names_the_closest_for_a_typo() {
+    let out = stdout_of(harness().args(["explain", "hui"]));
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HUI (a number)"), "{text}");
+    assert!(text.contains("CTRL"), "{text}");
+    harness()
+        .args(["explain", "HUII"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean HUI"));
+    let out = stdout_of(harness().arg("explain"));
+    let index = String::from_utf8_lossy(&out);
+    for w in [
+        "Numbers:",
+        "DELIVERY",
+        "NEEDS_REVIEW",
+        "UNDETERMINED",
+        "PRIOR_WON",
+    ] {
+        assert!(index.contains(w), "{w} missing from the index:\n{index}");
+    }
+}
+
+/// Issue 22 item 10: clap suggests nothing for `rnu`; the binary names the subcommand it could
+/// be, with clap's exit code for a usage error.
+#[test]
+fn a_misspelt_subcommand_names_the_one_it_could_be() {
+    harness()
+        .arg("rnu")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean 'run'"));
+    harness()
+        .arg("zzzzzzzz")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean").not());
 }

@@ -133,6 +133,13 @@ impl Fixture {
     }
 
     fn cmd_at(&self, out: &Path, extra: &[&str]) -> assert_cmd::Command {
+        let mut c = self.cmd_loud(out, extra);
+        c.arg("--quiet");
+        c
+    }
+
+    /// [`Fixture::cmd_at`] without `--quiet`, for the tests of what a round prints as it goes.
+    fn cmd_loud(&self, out: &Path, extra: &[&str]) -> assert_cmd::Command {
         let mut c = harness();
         c.env("HOME", &self.user_home)
             .env("HARNESS_SECRET", "x")
@@ -144,9 +151,17 @@ impl Fixture {
             .arg(&self.repo)
             .arg("--out")
             .arg(out)
-            .arg("--quiet")
             .args(extra);
         c
+    }
+
+    /// A `command:` agent spec for a shell script written into the fixture's folder.
+    fn script_agent(&self, name: &str, body: &str) -> String {
+        let script = self.dir.path().join(name);
+        std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        format!("command:{} {{prompt}}", script.display())
     }
 
     fn run(&self, extra: &[&str]) -> Output {
@@ -531,10 +546,7 @@ fn a_dispatch_splits_its_time_into_phases_and_the_report_shows_where_it_went() {
     // The agent sleeps 400 ms: that is the agent's phase, never the sandbox's or the
     // checkout's, and the report header's line says so with the round's medians.
     let f = Fixture::new();
-    let script = f.dir.path().join("nap.sh");
-    std::fs::write(&script, "#!/bin/sh\nsleep 0.4\necho nap\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let spec = format!("command:{} {{prompt}}", script.display());
+    let spec = f.script_agent("nap.sh", "sleep 0.4\necho nap\n");
     let o = f.run(&["--agent", &spec, "--reps", "1", "--jobs", "3"]);
     let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
     assert!(f.round_done().contains("complete: yes"), "{ctx}");
@@ -593,31 +605,22 @@ fn a_dispatch_splits_its_time_into_phases_and_the_report_shows_where_it_went() {
 #[test]
 fn a_round_off_a_terminal_writes_a_progress_line_every_ten_seconds() {
     let f = Fixture::new();
-    let script = f.dir.path().join("slow.sh");
-    std::fs::write(&script, "#!/bin/sh\nsleep 4\necho slow\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let spec = format!("command:{} {{prompt}}", script.display());
-    let mut cmd = harness();
-    cmd.env("HOME", &f.user_home)
-        .env("XDG_STATE_HOME", &f.state)
-        .args(["run", "--qset"])
-        .arg(&f.qset)
-        .arg("--seal")
+    let spec = f.script_agent("slow.sh", "sleep 4\necho slow\n");
+    let extra = [
+        "--agent",
+        &spec,
+        "--reps",
+        "1",
+        "--jobs",
+        "1",
+        "--sandbox",
+        "none",
+        "--no-preflight",
+    ];
+    let mut cmd = f.cmd_loud(&f.out, &extra);
+    cmd.arg("--seal")
         .arg(&f.seal)
-        .arg("--repo")
-        .arg(&f.repo)
-        .args([
-            "--agent",
-            &spec,
-            "--reps",
-            "1",
-            "--jobs",
-            "1",
-            "--sandbox",
-            "none",
-        ])
-        .args(["--no-preflight", "--out"])
-        .arg(&f.out);
+        .timeout(Duration::from_secs(120));
     let o = cmd.output().unwrap();
     let err = text(&o.stderr);
     assert!(f.round_done().contains("complete: yes"), "{err}");
