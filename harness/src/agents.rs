@@ -236,21 +236,7 @@ pub fn doctor_lines() -> Vec<(String, String)> {
                 Err(e) => format!("UNCHECKED (--help failed: {e})"),
             },
         ));
-        let mut creds: Vec<String> = preset
-            .credential_env()
-            .iter()
-            .filter(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
-            .map(|k| k.to_string())
-            .collect();
-        if let Some(h) = &home {
-            creds.extend(
-                preset
-                    .credential_files()
-                    .iter()
-                    .filter(|f| h.join(f).is_file())
-                    .map(|f| format!("~/{f}")),
-            );
-        }
+        let creds = credentials_found(preset, home.as_deref());
         lines.push((
             "  credentials".into(),
             if creds.is_empty() {
@@ -265,6 +251,27 @@ pub fn doctor_lines() -> Vec<(String, String)> {
         "runs at the start of every round (one READY call under the chosen sandbox); harness doctor --preflight runs it here".into(),
     ));
     lines
+}
+
+/// The credentials of `preset` present here, by name (`ANTHROPIC_API_KEY`, `~/.codex/auth.json`),
+/// never by value: an empty list means its CLI cannot log in, whatever its error says.
+pub fn credentials_found(preset: runners::Preset, home: Option<&std::path::Path>) -> Vec<String> {
+    let mut creds: Vec<String> = preset
+        .credential_env()
+        .iter()
+        .filter(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
+        .map(|k| k.to_string())
+        .collect();
+    if let Some(h) = home {
+        creds.extend(
+            preset
+                .credential_files()
+                .iter()
+                .filter(|f| h.join(f).is_file())
+                .map(|f| format!("~/{f}")),
+        );
+    }
+    creds
 }
 
 /// The `--flags` a preset passes (template and sandboxed setup), for checking a CLI's help.

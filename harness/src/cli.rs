@@ -482,11 +482,20 @@ pub struct DoctorArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
-    /// Also run the preflight of each agent CLI found on PATH, as a round would: one "reply
-    /// with the word READY" call under --sandbox auto, in a throwaway checkout (one tiny model
-    /// call each). Exit 8 when one fails, with the fix.
+    /// Also run the preflight, as a round would: one "reply with the word READY" call under
+    /// --sandbox auto, in a throwaway checkout (one tiny model call each). Without --agent: each
+    /// preset CLI on PATH whose credentials are found here (one without is listed as skipped,
+    /// with the login it needs). Exit 8 when one fails, with the fix and what the CLI said.
     #[arg(long)]
     pub preflight: bool,
+    /// Preflight only this agent: a preset (claude, codex, gemini), an [agents.NAME] of
+    /// harness.toml, or command:'…'. Repeat for more. Implies --preflight.
+    #[arg(long = "agent", value_name = "NAME")]
+    pub agents: Vec<String>,
+    /// Seconds each agent's READY call may take before it counts as failed (1 to 120).
+    #[arg(long, value_name = "SECS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=120))]
+    pub preflight_timeout: u64,
 }
 
 /// Gate phase.

@@ -131,10 +131,25 @@ impl GateReport {
 
     /// The table `harness gate` prints: axis, status, detail.
     pub fn table(&self) -> String {
+        self.table_seen(&|_| false)
+    }
+
+    /// [`GateReport::table`], with the advisory token-shape axis cut to one line when `seen`
+    /// says the user was shown this same list before (gate, seal and run print it each time).
+    pub fn table_seen(&self, seen: &dyn Fn(&Axis) -> bool) -> String {
         let mut out = format!("{:<17} {:<10} detail\n", "axis", "status");
         for a in &self.axes {
             let mut first = true;
-            let lines: Vec<&String> = a.detail.iter().collect();
+            let short;
+            let lines: Vec<&String> = if a.name == TOKEN_SHAPE && seen(a) {
+                short = format!(
+                    "{} short or digits-only value(s), listed in full the first time this qset was checked (`harness gate --format json` lists them)",
+                    a.detail.len()
+                );
+                vec![&short]
+            } else {
+                a.detail.iter().collect()
+            };
             if lines.is_empty() {
                 out.push_str(&format!("{:<17} {:<10}\n", a.name, a.status.as_str()));
             }
@@ -265,6 +280,39 @@ pub fn seen_besides_tree(
 /// A warning (never a refusal) for tokens that match by accident: shorter than 4 characters, or
 /// made only of digits and dots (`9`, `1.2`). The token rule keeps `9` out of `19`, but not out
 /// of "step 9 of the runbook". Names qids and the reason, never the token.
+/// The advisory axis naming tokens short or plain enough to match by accident.
+pub const TOKEN_SHAPE: &str = "token-shape";
+
+/// Whether this exact list of detail lines was shown to the user before, as recorded in the
+/// state folder (`$XDG_STATE_HOME/harness/seen-warnings`); records it when not. A state folder
+/// that cannot be read or written means "not seen": the warning is shown in full.
+pub fn seen_before(axis: &Axis) -> bool {
+    let Some(dir) = crate::outdir::default_root()
+        .parent()
+        .map(Path::to_path_buf)
+    else {
+        return false;
+    };
+    let file = dir.join("seen-warnings");
+    let key =
+        crate::journal::sha256_hex(format!("{}\n{}", axis.name, axis.detail.join("\n")).as_bytes());
+    let known = std::fs::read_to_string(&file).unwrap_or_default();
+    if known.lines().any(|l| l == key) {
+        return true;
+    }
+    let _ = std::fs::create_dir_all(&dir).and_then(|_| {
+        use std::io::Write as _;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&file)
+            .and_then(|mut f| writeln!(f, "{key}"))
+    });
+    false
+}
+
+/// The token-shape axis: advisory lines for tokens and general values that are short or only
+/// digits and dots.
 pub fn token_shape_axis(q: &[scorer::Question]) -> Option<Axis> {
     let mut detail = Vec::new();
     for x in q {
@@ -288,7 +336,7 @@ pub fn token_shape_axis(q: &[scorer::Question]) -> Option<Axis> {
         }
     }
     (!detail.is_empty()).then(|| Axis {
-        name: "token-shape".into(),
+        name: TOKEN_SHAPE.into(),
         status: Status::Reported,
         detail,
         exit: None,

@@ -342,13 +342,103 @@ fn first_sentence(answer: &str) -> String {
     t[..end].trim().to_string()
 }
 
-/// Why a row is listed: the reading a person would likely give differs from the scorer's.
-fn suspect(kind: scorer::Kind, class: Class) -> Option<&'static str> {
+/// What `lexicon suggest` thinks a listed answer is, and so whether a pattern could help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Suspect {
+    /// No value of the answer's own: a refusal the lexicon does not know.
+    UnknownRefusal,
+    /// Absence words and a value of the answer's own: a guess beside an absence.
+    AbsenceAndValue,
+    /// A value of the answer's own and no absence words: a fabrication without the token, which
+    /// a refusal pattern would hide.
+    Asserts,
+    /// A conflict answer neither following, flagging nor naming the prior.
+    ConflictUnread,
+    /// A positive answer holding the token and a refusal.
+    PositiveRefused,
+}
+
+impl Suspect {
+    /// The group heading: what the answer looks like and what to do about it.
+    fn heading(self) -> &'static str {
+        match self {
+            Suspect::UnknownRefusal => "negative scored FAIL, no value of its own: a refusal the lexicon does not know?",
+            Suspect::AbsenceAndValue => "negative, absence words AND a value of its own: a guess beside an absence; read it yourself, a refusal pattern would hide the guess",
+            Suspect::Asserts => "negative scored FAIL, the answer states a value of its own (a number, code, a guess, or \"X is Y\" with no negation): a fabrication, not a refusal (add no pattern)",
+            Suspect::ConflictUnread => "conflict scored UNCLASSIFIED: an abstention or a conflict flag the lexicon does not know?",
+            Suspect::PositiveRefused => "positive scored REFUSED_WITH_TOKEN: a refusal of a sub-question, or a hedge?",
+        }
+    }
+
+    /// A new lexicon pattern is the fix a person might make for this group.
+    fn pattern_may_help(self) -> bool {
+        matches!(
+            self,
+            Suspect::UnknownRefusal | Suspect::ConflictUnread | Suspect::PositiveRefused
+        )
+    }
+}
+
+/// Whether `answer` (tokens already masked) states a value of its own: a word holding a
+/// digit, a code span, a guessing word, or an "X is Y" statement with no negation in it. A
+/// heuristic for sorting suggestions, never for scoring: it only keeps `suggest` from offering
+/// a fabrication as a refusal to learn.
+fn offers_value(answer: &str) -> bool {
+    static GUESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(probably|likely|presumably|i'd guess|my guess|most likely|wahrscheinlich|vermutlich|probablement|probablemente|provavelmente|probabilmente)\b|おそらく|たぶん|아마|可能是|大概",
+        )
+        .expect("static pattern compiles")
+    });
+    static STATES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(is|are|was|were|uses|used|runs|ran|lives|sits|hosts|listens|points|equals|called|named|set to|ist|sind|est|es|é)\b\s+\S",
+        )
+        .expect("static pattern compiles")
+    });
+    static NEGATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(not|no|none|nothing|never|nowhere|unknown|unclear|silent|kein\w*|nicht|nichts|pas|aucun\w*|rien|ningún|ninguna|nada|nenhum\w*)\b|n't|ない|없|没有|不",
+        )
+        .expect("static pattern compiles")
+    });
+    answer.contains('`')
+        || GUESS.is_match(answer)
+        || answer
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')'))
+            .any(|w| w.chars().any(|c| c.is_ascii_digit()) && !w.contains('‹'))
+        || (STATES.is_match(answer) && !NEGATION.is_match(answer))
+}
+
+/// Why a row is listed, or `None` when a person would likely read it as the scorer did. A row
+/// a person decided is never listed.
+fn suspect(r: &reports::Row, masked: &str) -> Option<Suspect> {
+    use reports::reading::{DecidedBy, Standing};
     use scorer::Kind::*;
-    match (kind, class) {
-        (Negative, Class::Fail) => Some("negative scored FAIL: a refusal the lexicon does not know?"),
-        (Conflict, Class::Unclassified) => Some("conflict scored UNCLASSIFIED: an abstention or a conflict flag the lexicon does not know?"),
-        (Positive, Class::RefusedWithToken) => Some("positive scored REFUSED_WITH_TOKEN: a refusal of a sub-question, or a hedge?"),
+    if matches!(
+        r.standing,
+        Standing::Decided {
+            by: DecidedBy::Person
+        }
+    ) {
+        return None;
+    }
+    match (r.kind, r.verdict.class) {
+        (Negative, Class::Fail) => {
+            let absence = match &r.standing {
+                Standing::Undetermined { cues } => cues
+                    .iter()
+                    .any(|c| c == "absence_words" || c == "uncovered_language"),
+                _ => false,
+            };
+            Some(match (absence, offers_value(masked)) {
+                (_, false) => Suspect::UnknownRefusal,
+                (true, true) => Suspect::AbsenceAndValue,
+                (false, true) => Suspect::Asserts,
+            })
+        }
+        (Conflict, Class::Unclassified) => Some(Suspect::ConflictUnread),
+        (Positive, Class::RefusedWithToken) => Some(Suspect::PositiveRefused),
         _ => None,
     }
 }
@@ -359,15 +449,15 @@ fn suspect(kind: scorer::Kind, class: Class) -> Option<&'static str> {
 pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
     crate::reading::activate(lexicon, TokenMatch::Word)?;
     let (qset, rows) = crate::rescore::scored_rows(out)?;
-    let mut groups: std::collections::BTreeMap<(&str, String), Vec<String>> = Default::default();
+    let mut groups: std::collections::BTreeMap<(Suspect, String), Vec<String>> = Default::default();
     for r in &rows {
-        let Some(why) = suspect(r.kind, r.verdict.class) else {
-            continue;
-        };
         let q = qset.questions.iter().find(|q| q.qid == r.qid);
         let (token, general) = q.map_or(("", ""), |q| {
             (q.token.as_str(), q.general.as_deref().unwrap_or(""))
         });
+        let Some(why) = suspect(r, &mask(&r.excerpt, token, general)) else {
+            continue;
+        };
         let key = clean_line(&mask(&first_sentence(&r.excerpt), token, general), 100);
         groups.entry((why, key)).or_default().push(format!(
             "{} {} r{}",
@@ -382,14 +472,20 @@ pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     let mut sorted: Vec<_> = groups.into_iter().collect();
-    sorted.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    // Grouped by what the answer looks like, largest phrase groups first within each.
+    sorted.sort_by(|a, b| {
+        (a.0 .0)
+            .cmp(&b.0 .0)
+            .then(b.1.len().cmp(&a.1.len()))
+            .then(a.0 .1.cmp(&b.0 .1))
+    });
     let mut text = String::new();
     let _ = writeln!(text, "{} rows scored with lexicon {}; answers a person would likely read differently (tokens shown as ‹Nch›):", rows.len(), crate::reading::active().version());
-    let mut last_why = "";
+    let mut last_why = None;
     for ((why, sentence), ids) in &sorted {
-        if *why != last_why {
-            let _ = writeln!(text, "\n── {why}");
-            last_why = why;
+        if Some(*why) != last_why {
+            let _ = writeln!(text, "\n── {}", why.heading());
+            last_why = Some(*why);
         }
         let _ = writeln!(text, "  {}×  \"{sentence}\"", ids.len());
         let _ = writeln!(text, "       {}", ids.join(", "));
@@ -397,7 +493,40 @@ pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
     let file = lexicon.map_or("my-lexicon.toml".to_string(), |p| {
         clean_line(&p.display().to_string(), 200)
     });
-    let _ = writeln!(text, "\nTo grow the lexicon (nothing is added for you): put the phrase, bound to what it refuses, in {file}:\n\n  [[refusal]]            # or [[conflict_flag]] / [[clarify]]\n  pattern = \"…\"          # a regex, bound to its object (\"no record of\", never \"no\")\n  example = \"…\"          # the observed answer, verbatim; the pattern must match it\n  lang = \"en\"\n\nthen check it against the labelled corpus and rescore:\n\n  harness lexicon eval --lexicon {file}\n  harness rescore {shown} --lexicon {file}\n");
+    if !sorted.iter().any(|((why, _), _)| why.pattern_may_help()) {
+        let _ = writeln!(text, "\nNo listed answer looks like a phrase the lexicon misses: a pattern would only hide what these answers assert. Nothing to add.");
+        print!("{text}");
+        return Ok(Exit::Ok);
+    }
+    let _ = writeln!(text, "\nTo grow the lexicon (nothing is added for you, and never for an answer that gives a value of its own): put the phrase, bound to what it refuses, in {file}:\n\n  [[refusal]]            # or [[conflict_flag]] / [[clarify]]\n  pattern = \"…\"          # a regex, bound to its object (\"no record of\", never \"no\")\n  example = \"…\"          # the observed answer, verbatim; the pattern must match it\n  lang = \"en\"\n\nthen check it against the labelled corpus and rescore:\n\n  harness lexicon eval --lexicon {file}\n  harness rescore {shown} --lexicon {file}\n");
     print!("{text}");
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod suggest_tests {
+    use super::offers_value;
+
+    #[test]
+    fn a_stated_value_is_told_from_a_refusal_in_words() {
+        for asserts in [
+            "Production runs in eu-west-3.",
+            "The office cat is ginger.",
+            "It is probably the platform team.",
+            "Set `PAGER_TOOL` in the env file.",
+            "Der Server ist in Frankfurt.",
+        ] {
+            assert!(offers_value(asserts), "{asserts}");
+        }
+        for refuses in [
+            "Beats me, honestly.",
+            "Nothing in the repo pins that down.",
+            "The hand-off is not specific about it.",
+            "Dazu steht nichts im Repository.",
+            "確認できませんでした。",
+            "The ‹8ch› value is not recorded anywhere.",
+        ] {
+            assert!(!offers_value(refuses), "{refuses}");
+        }
+    }
 }

@@ -461,7 +461,13 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 }
             },
         ),
-        Command::Doctor(a) => commands::doctor(a.format == FormatArg::Json, a.preflight),
+        Command::Doctor(a) => commands::doctor(
+            a.format == FormatArg::Json,
+            (a.preflight || !a.agents.is_empty()).then(|| commands::PreflightAsk {
+                agents: a.agents.clone(),
+                timeout: std::time::Duration::from_secs(a.preflight_timeout),
+            }),
+        ),
         Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
             harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {
                 corpora: a.corpora,

@@ -100,6 +100,17 @@ fn refusal(out: &Path, why: &str) -> anyhow::Error {
     .into()
 }
 
+/// `path` as a user should read it and every later step should use it: absolute, with links
+/// and `..` of the part that exists resolved (`…/rich/../../rounds/r1` is `/home/u/rounds/r1`),
+/// the rest resolved lexically.
+pub fn resolved(path: &Path) -> Result<PathBuf> {
+    let abs = std::path::absolute(path)?;
+    match canonical_prefix(&abs) {
+        Ok(p) => Ok(p),
+        Err(_) => normalized(&abs),
+    }
+}
+
 /// The canonical form of the longest existing ancestor of `path`, with the rest appended: an
 /// out-dir that does not exist yet is judged by where it will be created.
 fn canonical_prefix(path: &Path) -> std::io::Result<PathBuf> {

@@ -196,12 +196,20 @@ fn judge(
     };
     let stderr = String::from_utf8_lossy(&outcome.stderr).into_owned();
     let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
+    let creds = crate::agents::credentials_found(preset, input.user_home.as_deref());
     if outcome.timed_out {
         return Err(format!(
             "agent `{name}` gave no answer within {}s: {} {}",
             outcome.duration.as_secs(),
-            unreachable_fix(preset),
-            tail(&stderr)
+            if creds.is_empty() {
+                format!(
+                    "no credentials found, so it cannot log in: {}.",
+                    login_fix(preset)
+                )
+            } else {
+                unreachable_fix(preset).to_string()
+            },
+            cli_said(&stdout, &stderr)
         ));
     }
     let answer = runners::extract_answer(spec, &outcome.stdout);
@@ -227,7 +235,15 @@ fn judge(
                 ),
             };
             let all = format!("{stdout}\n{stderr}\n{detail}").to_lowercase();
-            Err(if is_auth(&all) {
+            let said = cli_said(&stdout, &stderr);
+            // A CLI without any credential retries its endpoint and often reports a network
+            // error: the missing login is the cause, whatever the message.
+            Err(if creds.is_empty() {
+                format!(
+                    "agent `{name}` is not logged in: no credentials found; {}. {said}",
+                    login_fix(preset)
+                )
+            } else if is_auth(&all) {
                 format!(
                     "agent `{name}` is not logged in: {}. {detail}",
                     login_fix(preset)
@@ -241,6 +257,23 @@ fn judge(
                 format!("agent `{name}` failed its READY call: {detail}")
             })
         }
+    }
+}
+
+/// What the CLI itself printed last, quoted: its error, in its words (stderr, else stdout).
+fn cli_said(stdout: &str, stderr: &str) -> String {
+    let last = |s: &str| -> String {
+        let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        lines[lines.len().saturating_sub(3)..].join(" | ")
+    };
+    let text = match last(stderr) {
+        t if t.is_empty() => last(stdout),
+        t => t,
+    };
+    if text.is_empty() {
+        "The CLI printed nothing.".to_string()
+    } else {
+        format!("The CLI said: \"{}\"", clean_line(&text, 300))
     }
 }
 
@@ -331,8 +364,9 @@ fn unreachable_fix(p: Preset) -> &'static str {
 /// The preflight outside a round (`harness doctor --preflight`): the same READY call of the
 /// agent `name` under `--sandbox auto`, in a checkout of a one-file repository made for it, so
 /// a user learns before planning a round whether the CLI, its login and its endpoint work here.
-/// `Ok` is the line a round would record; `Err` the refusal a round would stop with.
-pub fn standalone(name: &str) -> Result<std::result::Result<String, String>> {
+/// `Ok` is the line a round would record; `Err` the refusal a round would stop with. The call
+/// waits at most `timeout` (and never more than [`MAX_WAIT`]).
+pub fn standalone(name: &str, timeout: Duration) -> Result<std::result::Result<String, String>> {
     let scratch = tempfile::tempdir()?;
     let repo_dir = scratch.path().join("preflight");
     throwaway_repo(&repo_dir)?;
@@ -357,7 +391,7 @@ pub fn standalone(name: &str) -> Result<std::result::Result<String, String>> {
         harness_exe: &std::env::current_exe()?,
         pass_env: &[],
         model: None,
-        timeout: MAX_WAIT,
+        timeout,
         user_home: std::env::var_os("HOME").map(PathBuf::from),
     });
     Ok(verdict.map_err(|e| format!("{e:#}")))

@@ -182,3 +182,101 @@ fn doctor_preflight_calls_each_cli_found_and_says_whether_a_round_would_start() 
         "{out}"
     );
 }
+
+/// A stand-in CLI named `name` in `dir/bin` running `body` (a shell script).
+/// `--version` and `--help` (what plain `doctor` asks) answer at once; any other call runs it.
+fn stand_in(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let p = bin.join(name);
+    std::fs::write(
+        &p,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in *--version*|*--help*) echo 0.0.1; exit 0 ;; esac\n{body}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+/// Issue 22 item 8: without `--agent`, a CLI without credentials is listed as skipped, never
+/// called; `--agent codex` checks that one alone, blames the missing login (not the network
+/// the CLI's retry loop complains about) and quotes what the CLI said.
+#[test]
+fn doctor_preflight_checks_only_the_agents_asked_for_or_credentialed() {
+    let root = tempfile::tempdir().unwrap();
+    let bin = stand_in_claude(root.path(), Some("READY"));
+    stand_in(
+        root.path(),
+        "codex",
+        "echo 'ERROR: stream disconnected before completion: error sending request' >&2\nexit 1",
+    );
+    // The stand-ins first, then the host's tools (never its agent CLIs).
+    let path = path_with(&[&bin]);
+    let doctor = |extra: &[&str]| {
+        harness()
+            .args(["doctor", "--preflight"])
+            .args(extra)
+            .env("PATH", &path)
+            .env("ANTHROPIC_API_KEY", "sk-stand-in")
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap()
+    };
+    let o = doctor(&[]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let line = |out: &str, name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("preflight {name}")))
+            .unwrap_or_else(|| panic!("no preflight {name} line:\n{out}"))
+            .to_string()
+    };
+    assert!(
+        line(&out, "codex").contains("skipped: no credentials found"),
+        "{out}"
+    );
+    assert!(line(&out, "claude").contains("pass: "), "{out}");
+
+    let o = doctor(&["--agent", "codex"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(8), "{}", show(&o));
+    let codex = line(&out, "codex");
+    assert!(
+        codex.contains("not logged in: no credentials found") && !codex.contains("cannot reach"),
+        "{codex}"
+    );
+    assert!(
+        codex.contains("The CLI said: \"ERROR: stream disconnected"),
+        "{codex}"
+    );
+    assert!(
+        !out.lines().any(|l| l.starts_with("preflight claude")),
+        "only the agent asked for: {out}"
+    );
+}
+
+/// Issue 22 item 8: each READY call has its own time limit.
+#[test]
+fn doctor_preflight_stops_an_agent_at_its_time_limit() {
+    let root = tempfile::tempdir().unwrap();
+    let bin = stand_in(root.path(), "claude", "sleep 60");
+    let started = std::time::Instant::now();
+    let o = harness()
+        .args(["doctor", "--agent", "claude", "--preflight-timeout", "2"])
+        .env("PATH", path_with(&[&bin]))
+        .env("ANTHROPIC_API_KEY", "sk-stand-in")
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(8), "{}", show(&o));
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("preflight claude") && l.contains("gave no answer within 2s")),
+        "{out}"
+    );
+    assert!(took < std::time::Duration::from_secs(40), "took {took:?}");
+}

@@ -746,3 +746,67 @@ fn the_ledger_reads_absent_values_as_whole_words_and_names_where_it_saw_one() {
     );
     assert!(!out.contains(&planted) && !out.contains(&f.pos), "{out}");
 }
+
+/// Issue 22 item 10: the token-shape advice is listed in full the first time a qset is checked
+/// and as one line after that, in the same user's state folder; a new home sees it in full.
+#[test]
+fn the_token_shape_advice_is_listed_in_full_once() {
+    let f = fixture(&[]);
+    // Weak on purpose, and assembled so no qset value stands in this file.
+    let (short, digits) = (format!("x{}", 3 * 3), format!("{}", 47 * 100 + 11));
+    write_qset(
+        &f.qset,
+        &[
+            ["q1", "positive", "What is the codename?", &f.pos],
+            ["q2", "negative", "Which port is it?", &short],
+            ["q3", "negative", "Which rack?", &digits],
+        ],
+    );
+    let env = TestEnv::new();
+    let run = |env: &TestEnv| {
+        let o = env
+            .harness()
+            .args(["gate", "--qset"])
+            .arg(&f.qset)
+            .arg("--seal")
+            .arg(&f.seal)
+            .arg("--repo")
+            .arg(&f.repo)
+            .current_dir(&f.work)
+            .output()
+            .unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let shape = |out: &str| -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut inside = false;
+        for l in out.lines() {
+            if l.starts_with("token-shape") {
+                inside = true;
+            } else if !l.starts_with(' ') {
+                inside = false;
+            }
+            if inside {
+                lines.push(l.to_string());
+            }
+        }
+        lines
+    };
+    let first = run(&env);
+    assert_eq!(shape(&first).len(), 2, "{first}");
+    assert!(
+        first.contains("q2 (negative): token is 2 characters"),
+        "{first}"
+    );
+    let second = run(&env);
+    assert_eq!(shape(&second).len(), 1, "{second}");
+    assert!(
+        second.contains("2 short or digits-only value(s), listed in full the first time"),
+        "{second}"
+    );
+    assert_eq!(
+        shape(&run(&TestEnv::new())).len(),
+        2,
+        "another user sees it in full"
+    );
+}

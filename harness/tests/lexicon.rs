@@ -302,3 +302,93 @@ fn lexicon_patterns_that_read_every_answer_or_too_many_are_refused_with_file_and
         .stderr(contains(format!("{}: 501 patterns", f.display())))
         .stderr(contains("at most 500"));
 }
+
+/// Issue 22 item 7: `lexicon suggest` sorts what it lists by what the answer looks like. An
+/// answer that gives a value of its own (a fabrication without the token) is never offered as
+/// a refusal the lexicon does not know; an absence in words no pattern knows is.
+#[test]
+fn suggest_never_offers_a_fabrication_as_an_unknown_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    common::make_repo(&repo, &[("README.md", b"A small service.\n")]);
+    let qset = dir.path().join("q.tsv");
+    let (region, pager) = (common::tok("reg"), common::tok("pag"));
+    common::write_qset(
+        &qset,
+        &[
+            [
+                "n1",
+                "negative",
+                "Which cloud region hosts production?",
+                &region,
+            ],
+            ["n2", "negative", "Which pager tool is on call?", &pager],
+        ],
+    );
+    let agent = dir.path().join("agent.sh");
+    std::fs::write(
+        &agent,
+        "case \"$1\" in\n\
+         *region*) echo 'Production runs in eu-west-3, per the deploy notes.' ;;\n\
+         *cat*) echo 'The office cat is ginger.' ;;\n\
+         *) echo 'Nothing in the repo pins that down.' ;;\n\
+         esac\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let code = harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--arms",
+            "ctrl",
+        ])
+        .arg("--agent")
+        .arg(format!("command:sh {} {{prompt}}", agent.display()))
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        out.join("verdicts.csv").is_file(),
+        "{}",
+        String::from_utf8_lossy(&code.stderr)
+    );
+    let o = harness()
+        .args(["lexicon", "suggest"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let section = |heading: &str| -> String {
+        let start = text
+            .find(heading)
+            .unwrap_or_else(|| panic!("no `{heading}` section:\n{text}"));
+        let rest = &text[start..];
+        rest[..rest[3..].find("\n── ").map_or(rest.len(), |e| e + 3)].to_string()
+    };
+    let fabrication = section("a fabrication, not a refusal");
+    assert!(
+        fabrication.contains("eu-west-3") && fabrication.contains("n1 CTRL r1"),
+        "{text}"
+    );
+    let refusal = section("a refusal the lexicon does not know?");
+    assert!(
+        refusal.contains("Nothing in the repo pins that down") && refusal.contains("n2 CTRL r1"),
+        "{text}"
+    );
+    assert!(
+        !refusal.contains("n1 "),
+        "the fabrication is not a refusal candidate: {text}"
+    );
+}

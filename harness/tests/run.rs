@@ -1856,3 +1856,33 @@ fn the_report_shows_arm_by_time_from_the_recorded_start_times() {
     assert_eq!(html.matches("class=\"tick-arm\"").count(), 6);
     assert_eq!(html.matches("class=\"tick-ctrl\"").count(), 6);
 }
+
+/// Issue 22 item 10: an out-dir given with `..` is printed resolved, as the folder it is.
+#[test]
+fn the_out_dir_is_printed_resolved() {
+    let f = Fixture::new();
+    let results = f.dir.path().join("results");
+    std::fs::create_dir_all(results.join("elsewhere")).unwrap();
+    let given = results.join("elsewhere").join("..").join("r9");
+    let mut c = f.cmd_loud(
+        &given,
+        &["--agent", &agent("sealreader.sh", &[]), "--reps", "1"],
+    );
+    c.arg("--seal")
+        .arg(&f.seal)
+        .timeout(Duration::from_secs(120));
+    let o = c.output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let real = std::fs::canonicalize(&results).unwrap().join("r9");
+    assert!(
+        stdout.contains(&format!("files: {}  ", real.display())),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("/../"), "{stdout}");
+}

@@ -80,8 +80,27 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
         ));
         out.push(format!(
             "{prefix_painted}  {}",
-            sanitize::excerpt(&s.verdict_detail, 200)
+            sanitize::excerpt(&s.verdict_reason, 240)
         ));
+        if let Some(f) = &s.fired_by {
+            out.push(format!(
+                "{prefix_painted}  fired by {} row(s) on {}: a zero-tolerance rule, one row is enough",
+                f.row_count(),
+                f.items.iter().map(|q| sanitize::excerpt(q, 40)).collect::<Vec<_>>().join(", ")
+            ));
+            for n in f.rows.iter().take(crate::rules::NAMED_ROWS) {
+                out.push(format!(
+                    "{prefix_painted}    {}",
+                    sanitize::excerpt(&n.sentence(), 160)
+                ));
+            }
+            if f.rows.len() > crate::rules::NAMED_ROWS {
+                out.push(format!(
+                    "{prefix_painted}    … and {} more (report.txt lists every row)",
+                    f.rows.len() - crate::rules::NAMED_ROWS
+                ));
+            }
+        }
         let lines = s.number_lines();
         for key in HEADLINE_KEYS {
             if let Some(l) = lines.iter().find(|l| l.key == key) {
@@ -155,6 +174,7 @@ pub fn json(report: &Report, facts: &RunFacts, exit: i32) -> serde_json::Value {
         "verdict_claimed": complete && s.verdict_claimed,
         "exit": exit,
         "reason": s.verdict_detail,
+        "fired_by": if complete { serde_json::json!(s.fired_by) } else { serde_json::Value::Null },
         "watermark": s.watermark,
         "manifest": s.manifest.as_str(),
         "design_sealed": s.design_sealed,

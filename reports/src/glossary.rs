@@ -260,6 +260,13 @@ pub const TERMS: &[Term] = &[
         means: "The two readers disagree: the lexicon was certain and the judge gave another class. Taken each way like UNDETERMINED; a person settles it.",
         expect: "",
     },
+    Term {
+        name: "meaning",
+        aliases: &["good", "expected", "bad", "unclear"],
+        group: Group::AnswerClass,
+        means: "The word beside every row's class: what that class means for its arm and kind. good: what the arm should do (ARM delivering a positive, refusing a negative, following the planted value). expected: what CTRL does without a hand-off (not knowing a positive, the repository's value winning a conflict). bad: a fabrication, an empty answer, ARM missing what the seal carries, or CTRL knowing what only the hand-off tells. unclear: a hedge or an abstention to read. undecided: no reader decided.",
+        expect: "CTRL's FAIL on a positive is expected, not bad; colours follow the meaning, not the class.",
+    },
     // Setup words.
     Term {
         name: "ARM",

@@ -32,7 +32,8 @@ svg text{font-family:system-ui,sans-serif}\
 font-weight:bold;margin:.2em 0 .6em}.badge small{font-size:.5em;font-weight:normal;margin-left:.6em}\
 .v-OK{background:#1a7f37}.v-FINDING{background:#9a6700}\
 .v-VOID,.v-INSTRUMENT_INCOMPLETE,.v-CARRIER_UNREAD{background:#c62828}.v-unclaimed{background:#57606a}\
-td.good{background:#dafbe1}td.bad{background:#ffd7d5}td.other{background:#fff1c2}\
+td.good{background:#dafbe1}td.bad{background:#ffd7d5}td.unclear{background:#fff1c2}\
+td.undecided{background:#eaeef2}tr.fired td:first-child{border-left:4px solid #c62828}\
 .tick-arm{fill:#0969da}.tick-ctrl{fill:#8250df}pre.timeline{margin:.3em 0 1.5em}";
 
 fn wm_cell(wm: &Option<String>, tag: &str) -> String {
@@ -109,7 +110,7 @@ fn axis_bars(report: &Report) -> String {
         let y = a as f64 * block;
         let _ = write!(
             svg,
-            "<text x=\"0\" y=\"{:.0}\" font-size=\"{FONT}\" font-weight=\"bold\">{} (good = {})</text>",
+            "<text x=\"0\" y=\"{:.0}\" font-size=\"{FONT}\" font-weight=\"bold\">{} (bars count {})</text>",
             y + 20.0,
             kind,
             good_name(*kind)
@@ -188,22 +189,174 @@ fn badge_class(report: &Report) -> &'static str {
     }
 }
 
-/// A verdict cell's class: good for the kind's good class, bad for a fabrication, a failure or
-/// an empty answer, other for the rest (refused with token, abstained, prior won, …).
-fn verdict_class(r: &crate::Row) -> &'static str {
-    use scorer::Class;
-    if !r.standing.decided() {
-        "other"
-    } else if crate::summary::is_good(r) {
-        "good"
-    } else if matches!(
-        r.verdict.class,
-        Class::Hallucinated | Class::Fail | Class::Void
-    ) {
-        "bad"
-    } else {
-        "other"
+/// An id a row can be linked by: `row-<qid>-<ARM>-r<rep>`, the qid reduced to characters an
+/// id and a URL fragment take as they are (others as `_xx` hex).
+fn row_id(qid: &str, arm: Arm, rep: u32) -> String {
+    let mut id = String::from("row-");
+    for b in qid.bytes().take(60) {
+        if b.is_ascii_alphanumeric() || b == b'-' {
+            id.push(b as char);
+        } else {
+            let _ = write!(id, "_{b:02x}");
+        }
     }
+    let _ = write!(id, "-{}-r{rep}", arm.as_str());
+    id
+}
+
+/// Reps of one (question, arm) with the same reading and the same answer, shown as one row.
+struct Collapsed<'a> {
+    first: &'a crate::Row,
+    reps: Vec<u32>,
+}
+
+/// The rows with identical reps collapsed, in first-seen order.
+fn collapse(rows: &[crate::Row]) -> Vec<Collapsed<'_>> {
+    let mut out: Vec<Collapsed<'_>> = Vec::new();
+    for r in rows {
+        let same = |c: &Collapsed<'_>| {
+            c.first.qid == r.qid
+                && c.first.arm == r.arm
+                && c.first.verdict == r.verdict
+                && c.first.standing == r.standing
+                && c.first.clarify == r.clarify
+                && c.first.excerpt == r.excerpt
+        };
+        match out.iter_mut().find(|c| same(c)) {
+            Some(c) => c.reps.push(r.rep),
+            None => out.push(Collapsed {
+                first: r,
+                reps: vec![r.rep],
+            }),
+        }
+    }
+    out
+}
+
+/// The filters of the rows table: radio buttons and CSS only (the page runs no script). Each
+/// filter hides the rows without its class.
+const FILTERS: [(&str, &str, &str); 9] = [
+    ("f-all", "all rows", ""),
+    ("f-fired", "fired the verdict", "fired"),
+    ("f-good", "good", "m-good"),
+    ("f-expected", "expected", "m-expected"),
+    ("f-bad", "bad", "m-bad"),
+    ("f-unclear", "unclear", "m-unclear"),
+    ("f-undecided", "undecided", "m-undecided"),
+    ("f-arm", "ARM only", "a-ARM"),
+    ("f-ctrl", "CTRL only", "a-CTRL"),
+];
+
+/// The CSS rules that make [`FILTERS`] work.
+fn filter_css() -> String {
+    let mut css = String::from(".filters input{margin-left:1em}");
+    for (id, _, class) in FILTERS.iter().filter(|f| !f.2.is_empty()) {
+        let _ = write!(
+            css,
+            "#{id}:checked~table.rows tr.r:not(.{class}){{display:none}}"
+        );
+    }
+    css
+}
+
+/// The rows table: one line per distinct answer of a (question, arm) with its reps, the
+/// meaning of its class for its arm and kind, an anchor per rep, filters above it.
+fn rows_table(h: &mut String, report: &Report, wm: &Option<String>) {
+    let fired = |r: &crate::Row| {
+        report.summary.fired_by.as_ref().is_some_and(|f| {
+            f.rows
+                .iter()
+                .any(|n| n.qid == r.qid && n.arm == r.arm && n.reps.contains(&r.rep))
+        })
+    };
+    let groups = collapse(&report.rows);
+    let _ = writeln!(
+        h,
+        "<h2>Rows</h2>\n<p>{} rows as {} lines (identical reps of one question and arm shown once). {}</p>",
+        report.rows.len(),
+        groups.len(),
+        esc(crate::meaning::LEGEND)
+    );
+    h.push_str("<div class=\"filters\">show:");
+    for (n, (id, label, _)) in FILTERS.iter().enumerate() {
+        let _ = write!(
+            h,
+            "<input type=\"radio\" name=\"rowfilter\" id=\"{id}\"{}><label for=\"{id}\">{label}</label>",
+            if n == 0 { " checked" } else { "" }
+        );
+    }
+    // The radios must be the table's siblings for the CSS filters; the div closes after it.
+    let _ = writeln!(
+        h,
+        "\n<table class=\"rows\"><tr>{}<th>qid</th><th>kind</th><th>arm</th><th>reps</th>\
+         <th>verdict</th><th>meaning</th><th>clarify</th><th>label</th><th>answer (excerpt; open for the whole answer)</th></tr>",
+        wm_cell(wm, "th")
+    );
+    for g in &groups {
+        let r = g.first;
+        let meaning = crate::meaning::of(r);
+        let is_fired = g
+            .reps
+            .iter()
+            .any(|&rep| fired(&crate::Row { rep, ..r.clone() }));
+        let anchors: String = g
+            .reps
+            .iter()
+            .map(|&rep| format!("<a id=\"{}\"></a>", row_id(&r.qid, r.arm, rep)))
+            .collect();
+        let reps = g
+            .reps
+            .iter()
+            .map(|rep| format!("r{rep}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let _ = writeln!(
+            h,
+            "<tr class=\"r m-{meaning} a-{}{}\"{}>{}<td>{anchors}{}</td><td>{}</td><td>{}</td><td>{reps}{}</td>\
+             <td class=\"{meaning}\">{}</td><td class=\"{meaning}\">{meaning}{}</td><td>{}</td><td>{}</td>\
+             <td class=\"ans\"><details><summary>{}</summary><pre>{}</pre></details></td></tr>",
+            r.arm.as_str(),
+            if is_fired { " fired" } else { "" },
+            wm_attr(wm),
+            wm_cell(wm, "td"),
+            sanitize::html(&r.qid, 40),
+            r.kind,
+            r.arm,
+            if g.reps.len() > 1 {
+                format!(" ({} identical)", g.reps.len())
+            } else {
+                String::new()
+            },
+            esc(&crate::reading::shown(r)),
+            if is_fired { " (fired the verdict)" } else { "" },
+            if r.clarify { "yes" } else { "" },
+            sanitize::html(&r.label, 40),
+            sanitize::html(&r.excerpt, sanitize::EXCERPT_MAX),
+            sanitize::html_block(&r.excerpt, sanitize::FULL_ANSWER_MAX)
+        );
+    }
+    h.push_str("</table>\n</div>\n");
+}
+
+/// The verdict's fired rows as links into the rows table.
+fn fired_links(h: &mut String, report: &Report) {
+    let Some(f) = &report.summary.fired_by else {
+        return;
+    };
+    let _ = writeln!(
+        h,
+        "<p>{} (each row below links to it in the rows table):</p>\n<ul class=\"fired\">",
+        esc(&crate::rules::rule_sentence(&report.summary, f))
+    );
+    for n in &f.rows {
+        let _ = writeln!(
+            h,
+            "<li><a href=\"#{}\">{}</a></li>",
+            row_id(&n.qid, n.arm, n.reps[0]),
+            sanitize::html(&n.sentence(), 200)
+        );
+    }
+    h.push_str("</ul>\n");
 }
 
 /// One numbers table (a section of number lines).
@@ -264,8 +417,9 @@ impl Render for Html {
             h,
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
-             <title>harness round report</title><style>{CSS}</style></head><body>\n\
-             <h1>harness round report</h1>\n"
+             <title>harness round report</title><style>{CSS}{}</style></head><body>\n\
+             <h1>harness round report</h1>\n",
+            filter_css()
         );
         let _ = writeln!(
             h,
@@ -298,8 +452,9 @@ impl Render for Html {
             wm_attr(wm),
             esc(&s.verdict_display()),
             s.verdict.exit_code(),
-            esc(&s.verdict_detail)
+            esc(&s.verdict_reason)
         );
+        fired_links(&mut h, report);
 
         let _ = writeln!(
             h,
@@ -356,32 +511,8 @@ impl Render for Html {
         }
         h.push_str("</table>\n");
 
-        let _ = writeln!(
-            h,
-            "<h2>Rows</h2>\n<table class=\"rows\"><tr>{}<th>qid</th><th>kind</th><th>arm</th><th>rep</th>\
-             <th>verdict</th><th>clarify</th><th>label</th><th>answer (excerpt; open for the whole answer)</th></tr>",
-            wm_cell(wm, "th")
-        );
-        for r in &report.rows {
-            let _ = writeln!(
-                h,
-                "<tr{}>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td>\
-                 <td class=\"ans\"><details><summary>{}</summary><pre>{}</pre></details></td></tr>",
-                wm_attr(wm),
-                wm_cell(wm, "td"),
-                sanitize::html(&r.qid, 40),
-                r.kind,
-                r.arm,
-                r.rep,
-                verdict_class(r),
-                r.verdict,
-                if r.clarify { "yes" } else { "" },
-                sanitize::html(&r.label, 40),
-                sanitize::html(&r.excerpt, sanitize::EXCERPT_MAX),
-                sanitize::html_block(&r.excerpt, sanitize::FULL_ANSWER_MAX)
-            );
-        }
-        h.push_str("</table>\n<h2>What this does not measure</h2>\n<ul>\n");
+        rows_table(&mut h, report, wm);
+        h.push_str("<h2>What this does not measure</h2>\n<ul>\n");
         for (id, text) in DOES_NOT_MEASURE {
             let _ = writeln!(h, "<li><strong>{id}</strong>: {}</li>", esc(text));
         }

@@ -134,6 +134,7 @@ impl Render for Json {
                     "arm": r.arm,
                     "rep": r.rep,
                     "verdict": crate::reading::shown(r),
+                    "meaning": crate::meaning::of(r),
                     "decided_by": r.standing.decided_by().map(|b| b.as_str()),
                     "standing": r.standing,
                     "clarify": r.clarify,

@@ -16,6 +16,7 @@ pub mod html;
 pub mod json;
 pub mod lanes;
 pub mod markdown;
+pub mod meaning;
 pub mod phases;
 pub mod reading;
 pub mod rules;

@@ -81,8 +81,14 @@ impl Render for Markdown {
             "**{}** (exit {}): {}",
             esc(&s.verdict_display()),
             s.verdict.exit_code(),
-            own(&s.verdict_detail)
+            own(&s.verdict_reason)
         ));
+        if let Some(f) = &s.fired_by {
+            b.para(&format!("{}:", own(&crate::rules::rule_sentence(s, f))));
+            for n in &f.rows {
+                b.para(&format!("→ {}", sanitize::markdown(&n.sentence(), 200)));
+            }
+        }
 
         let lines = s.number_lines();
         let mut i = 0;
@@ -121,6 +127,7 @@ impl Render for Markdown {
         b.table(&["qid", "kind", "question"], rows);
 
         b.heading("Rows");
+        b.para(&esc(crate::meaning::LEGEND));
         let rows = report
             .rows
             .iter()
@@ -131,6 +138,7 @@ impl Render for Markdown {
                     r.arm.to_string(),
                     r.rep.to_string(),
                     esc(&crate::reading::shown(r)),
+                    crate::meaning::of(r).to_string(),
                     if r.clarify { "yes" } else { "" }.to_string(),
                     sanitize::markdown(&r.label, 40),
                     sanitize::markdown(&r.excerpt, sanitize::EXCERPT_MAX),
@@ -139,7 +147,7 @@ impl Render for Markdown {
             .collect();
         b.table(
             &[
-                "qid", "kind", "arm", "rep", "verdict", "clarify", "label", "answer",
+                "qid", "kind", "arm", "rep", "verdict", "meaning", "clarify", "label", "answer",
             ],
             rows,
         );

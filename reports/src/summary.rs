@@ -459,8 +459,10 @@ pub struct Summary {
     /// `false` when the verdict is `OK` by default only (missing arm or axis): exit stays 0,
     /// the report says the verdict is not claimed.
     pub verdict_claimed: bool,
-    /// The sentence explaining the verdict.
+    /// The sentence explaining the verdict, the rows that fired its rule named at its end.
     pub verdict_detail: String,
+    /// The same sentence without the fired rows, for a brief that lists them one per line.
+    pub verdict_reason: String,
     /// The rows and items that fired the verdict's zero-tolerance rule; `None` for `OK`.
     pub fired_by: Option<crate::rules::RuleFiring>,
     /// `VOID`, `CONTAMINATED`, `VOID+CONTAMINATED`, …; `None` for clean OK/FINDING rounds.
@@ -768,6 +770,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         let mut s = summarize_decided(rows, meta);
         s.decided_by = by;
         s.agreement = crate::agreement::agreement(rows);
+        name_firing(&mut s, rows, meta);
         return s;
     }
     let undecided: Vec<&Row> = rows.iter().filter(|r| !r.standing.decided()).collect();
@@ -838,6 +841,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
             whole.verdict_detail,
             if n == 1 { "" } else { "s" }
         );
+        name_firing(&mut s, rows, meta);
     } else {
         let mut reached: Vec<&'static str> = outcomes.iter().map(|o| o.0.name()).collect();
         reached.sort();
@@ -855,9 +859,26 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
             reached.join(", the other way "),
             names.join(", ")
         );
+        name_firing(&mut s, rows, meta);
     }
     finish_marks(&mut s, meta);
     s
+}
+
+/// Names the decided rows that fired the final verdict's rule in `fired_by` and at the end of
+/// its sentence. Undetermined rows never fire a rule: the either-way reading already said
+/// whether they could.
+fn name_firing(s: &mut Summary, rows: &[Row], meta: &RoundMeta) {
+    let judged: Vec<Row> = rows
+        .iter()
+        .filter(|r| !(r.kind == Kind::Positive && meta.uncarried.contains(&r.qid)))
+        .cloned()
+        .collect();
+    s.fired_by = crate::rules::firing(s.verdict, &judged);
+    s.verdict_reason = s.verdict_detail.clone();
+    if let Some(f) = &s.fired_by {
+        s.verdict_detail = format!("{}. {}", s.verdict_detail, crate::rules::explain(s, f));
+    }
 }
 
 /// The label decision and the watermark, from the final verdict.
@@ -984,6 +1005,7 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         verdict: InstrumentVerdict::Ok,
         verdict_claimed: false,
         verdict_detail: String::new(),
+        verdict_reason: String::new(),
         fired_by: None,
         watermark: None,
         manifest: meta.manifest,
@@ -996,11 +1018,6 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
     s.verdict = verdict;
     s.verdict_claimed = claimed;
     s.verdict_detail = detail;
-    let judged: Vec<Row> = rows.iter().filter(|r| carried(r)).cloned().collect();
-    s.fired_by = crate::rules::firing(verdict, &judged);
-    if let Some(f) = &s.fired_by {
-        s.verdict_detail = format!("{}. {}", s.verdict_detail, crate::rules::explain(&s, f));
-    }
     // §7.5 names the conflict axis as the condition; a round whose verdict says its numbers are
     // not claims cannot carry an interpretive label either.
     if verdict.watermarks() {
@@ -1320,7 +1337,12 @@ impl Summary {
     fn item_lines(&self, out: &mut Lines) {
         for i in &self.items {
             let note = match i.d {
-                Some(_) => format!("{} (good = {})", i.kind, good_name(i.kind)),
+                Some(_) => match i.kind {
+                    Kind::Conflict => {
+                        format!("{} (P counts {}: carrier read)", i.kind, good_name(i.kind))
+                    }
+                    _ => format!("{} (P counts {})", i.kind, good_name(i.kind)),
+                },
                 None => format!("{}: an arm has no rows for this item", i.kind),
             };
             out.push(

@@ -57,24 +57,21 @@ impl Terminal {
         crate::brief::paint(text, crate::brief::verdict_style(verdict), self.color)
     }
 
-    /// A verdict cell: green for the good class of its kind, red for a fabrication or an empty
-    /// answer, plain otherwise; colour only when asked.
-    fn verdict_cell(&self, r: &crate::Row) -> comfy_table::Cell {
+    /// A cell coloured by what the row means for its arm and kind, not by its class: green
+    /// good, red bad, yellow unclear, plain for what is expected or undecided; colour only when
+    /// asked (the meaning word is always printed beside it).
+    fn meaning_cell(&self, r: &crate::Row, text: String) -> comfy_table::Cell {
+        use crate::meaning::Meaning;
         use comfy_table::{Cell, Color};
-        use scorer::Class;
-        let cell = Cell::new(crate::reading::shown(r));
-        if !self.color || !r.standing.decided() {
+        let cell = Cell::new(text);
+        if !self.color {
             return cell;
         }
-        if crate::summary::is_good(r) {
-            cell.fg(Color::Green)
-        } else if matches!(
-            r.verdict.class,
-            Class::Hallucinated | Class::Void | Class::Fail
-        ) {
-            cell.fg(Color::Red)
-        } else {
-            cell.fg(Color::Yellow)
+        match crate::meaning::of(r) {
+            Meaning::Good => cell.fg(Color::Green),
+            Meaning::Bad => cell.fg(Color::Red),
+            Meaning::Unclear => cell.fg(Color::Yellow),
+            Meaning::Expected | Meaning::Undecided => cell,
         }
     }
 }
@@ -100,7 +97,13 @@ impl Render for Terminal {
             s.verdict.exit_code()
         );
         b.line(&self.paint(&verdict, s.verdict));
-        b.line(&format!("  {}", s.verdict_detail));
+        b.line(&format!("  {}", s.verdict_reason));
+        if let Some(f) = &s.fired_by {
+            b.line(&format!("  {}:", crate::rules::rule_sentence(s, f)));
+            for n in &f.rows {
+                b.line(&format!("    {}", sanitize::terminal(&n.sentence(), 200)));
+            }
+        }
 
         let lines = s.number_lines();
         let mut i = 0;
@@ -137,10 +140,11 @@ impl Render for Terminal {
 
         b.blank();
         b.line("── Rows ──");
+        b.line(&format!("  {}", crate::meaning::LEGEND));
         let mut t = self.table(
             pw,
             &[
-                "qid", "kind", "arm", "rep", "verdict", "clarify", "label", "answer",
+                "qid", "kind", "arm", "rep", "verdict", "meaning", "clarify", "label", "answer",
             ],
         );
         if self.color {
@@ -153,7 +157,8 @@ impl Render for Terminal {
                 Cell::new(r.kind.to_string()),
                 Cell::new(r.arm.to_string()),
                 Cell::new(r.rep.to_string()),
-                self.verdict_cell(r),
+                self.meaning_cell(r, crate::reading::shown(r)),
+                self.meaning_cell(r, crate::meaning::of(r).to_string()),
                 Cell::new(if r.clarify { "yes" } else { "" }),
                 Cell::new(sanitize::terminal(&r.label, 40)),
                 Cell::new(sanitize::terminal(&r.excerpt, TERMINAL_EXCERPT_MAX)),

@@ -82,15 +82,72 @@ fn the_terminal_report_colours_verdict_cells_only_when_asked() {
     .render(&void_round());
     assert!(!off.contains('\x1b'));
     // a red HALLUCINATED cell and a green PASS cell
-    let row = |t: &str, what: &str| t.lines().find(|l| l.contains(what)).map(str::to_string);
-    let hall = row(&on, "HALLUCINATED").unwrap();
+    let hall = on
+        .lines()
+        .find(|l| l.contains("┆ negative ┆") && l.contains("HALLUCINATED"))
+        .unwrap();
     assert!(
         hall.contains("\x1b[38;5;9m") || hall.contains("\x1b[31m") || hall.contains("\x1b[91m"),
         "{hall:?}"
     );
     let pass = on
         .lines()
-        .find(|l| l.contains("┆ positive ┆") && l.contains("PASS"))
+        .find(|l| l.contains("┆ positive ┆ ARM") && l.contains("PASS"))
         .unwrap();
-    assert!(pass.contains('\x1b'), "{pass:?}");
+    assert!(
+        pass.contains("\x1b[38;5;10m") || pass.contains("\x1b[32m") || pass.contains("\x1b[92m"),
+        "{pass:?}"
+    );
+}
+
+/// Issue 22 item 6: a row's meaning is printed beside its class, and the colour follows the
+/// meaning: CTRL not knowing a positive is expected (no colour), ARM not knowing it is bad.
+#[test]
+fn rows_read_as_expected_bad_or_good_for_their_arm() {
+    use reports::Render;
+    let mut r = void_round();
+    for x in r
+        .rows
+        .iter_mut()
+        .filter(|x| x.kind == scorer::Kind::Positive)
+    {
+        x.verdict.class = scorer::Class::Fail;
+    }
+    let on = reports::terminal::Terminal {
+        color: true,
+        width: 200,
+    }
+    .render(&r);
+    let off = reports::terminal::Terminal {
+        color: false,
+        width: 200,
+    }
+    .render(&r);
+    let line = |t: &str, arm: &str| {
+        t.lines()
+            .find(|l| l.contains(&format!("┆ positive ┆ {arm}")))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no positive {arm} row:\n{t}"))
+    };
+    assert!(
+        line(&off, "CTRL").contains("┆ expected"),
+        "{}",
+        line(&off, "CTRL")
+    );
+    assert!(line(&off, "ARM").contains("┆ bad"), "{}", line(&off, "ARM"));
+    assert!(
+        !line(&on, "CTRL").contains('\x1b'),
+        "expected is not painted: {:?}",
+        line(&on, "CTRL")
+    );
+    assert!(line(&on, "ARM").contains('\x1b'), "{:?}", line(&on, "ARM"));
+    for render in [
+        reports::markdown::Markdown.render(&r),
+        reports::html::Html.render(&r),
+    ] {
+        assert!(
+            render.contains("expected") && render.contains("meaning"),
+            "{render}"
+        );
+    }
 }

@@ -97,12 +97,14 @@ fn combined_watermark_reaches_every_format() {
         .skip(1)
         .all(|l| l.starts_with("VOID+CONTAMINATED,")));
     let html = Html.render(&r);
+    let row_lines = html.matches("<tr class=\"r ").count();
+    assert!(row_lines > 0 && row_lines <= r.rows.len());
     assert_eq!(
         html.matches(
-            "<tr data-watermark=\"VOID+CONTAMINATED\"><td class=\"wm\">[VOID+CONTAMINATED]</td>"
+            "data-watermark=\"VOID+CONTAMINATED\"><td class=\"wm\">[VOID+CONTAMINATED]</td>"
         )
         .count(),
-        r.rows.len() + r.summary.number_lines().len()
+        row_lines + r.summary.number_lines().len()
     );
     let json: serde_json::Value = serde_json::from_str(&Json.render(&r)).unwrap();
     for key in ["numbers", "rows"] {
@@ -243,9 +245,16 @@ fn html_opens_with_a_verdict_badge_and_rows_open_to_their_answers() {
             1,
             "one per-item D view"
         );
-        assert_eq!(h.matches("<details>").count(), r.rows.len());
-        // CTRL's FAIL on positives is red, ARM's PASS green.
-        assert!(h.contains("<td class=\"good\">PASS") && h.contains("<td class=\"bad\">FAIL"));
+        // One line per distinct answer of a (question, arm), each opening to its answer.
+        assert_eq!(
+            h.matches("<details>").count(),
+            h.matches("<tr class=\"r ").count()
+        );
+        // CTRL's FAIL on positives is expected (plain), ARM's PASS good (green).
+        assert!(
+            h.contains("<td class=\"good\">PASS") && h.contains("<td class=\"expected\">FAIL"),
+            "{cls}"
+        );
         assert!(
             h.contains("viewBox=\"0 0 1000 ")
                 && !h.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" width=")

@@ -351,10 +351,15 @@ fn finding_is_named_a_zero_tolerance_rule_with_its_rows_and_difference_interval(
     assert_eq!(s.verdict, InstrumentVerdict::Finding);
     let f = s.fired_by.as_ref().unwrap();
     assert_eq!(f.items, vec!["n1".to_string()]);
-    assert_eq!(f.rows, vec!["n1 ARM r2".to_string()]);
+    assert_eq!(f.rows.len(), 1);
+    let named = f.rows[0].sentence();
+    assert!(named.starts_with("n1 ARM r2 HALLUCINATED \""), "{named}");
     let d = &s.verdict_detail;
     assert!(d.contains("zero-tolerance rule FINDING"), "{d}");
-    assert!(d.contains("n1 ARM r2"), "{d}");
+    assert!(
+        d.contains(&named),
+        "the sentence names the row with its class and words: {d}"
+    );
     // n1: ARM 1/2 PASS, CTRL 2/2 → good diff −0.5; n2: 0. HUI diff mean +0.25 over 2 items,
     // t(1 df) = 12.706: ±12.706·0.25 clipped to [−1, 1].
     assert!(
@@ -370,10 +375,16 @@ fn void_names_the_ctrl_rows_that_fired_it() {
     let s = void_round().summary;
     let f = s.fired_by.as_ref().unwrap();
     assert_eq!(f.rule, "VOID");
+    // Each row with its class and first words; an empty answer says so.
+    let named: Vec<String> = f.rows.iter().map(|n| n.sentence()).collect();
     assert_eq!(
-        f.rows,
-        vec!["n2 CTRL r1".to_string(), "n2 CTRL r2".to_string()]
+        named,
+        [
+            "n2 CTRL r1 HALLUCINATED \"The owner was recorded as someone else entirely.\"",
+            "n2 CTRL r2 VOID (empty answer)"
+        ]
     );
+    assert_eq!(f.row_count(), 2);
     assert!(s.verdict_detail.contains("zero-tolerance rule VOID"));
     assert!(ok_round().summary.fired_by.is_none());
 }
@@ -449,5 +460,29 @@ fn ledger_report_judges_the_carried_positives_and_counts_all_beside() {
     assert_eq!(s3.verdict, InstrumentVerdict::InstrumentIncomplete);
     let fired = s3.fired_by.expect("the rule names its rows");
     assert_eq!(fired.items, ["p2"]);
-    assert_eq!(fired.rows, ["p2 ARM r1"]);
+    assert_eq!(fired.rows.len(), 1);
+    assert!(fired.rows[0].sentence().starts_with("p2 ARM r1 FAIL \""));
+}
+
+/// Reps of one item and arm that fired a rule with the same class and answer are one entry
+/// naming every rep; a long answer is cut to its first words.
+#[test]
+fn identical_fired_reps_are_named_once_with_their_reps() {
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.qid == "n1" && r.arm == Arm::Arm {
+            r.verdict.class = Class::Hallucinated;
+            r.excerpt =
+                "The on-call rota is kept in PagerTree under the platform team account.".into();
+        }
+    }
+    let s = summarize(&rows, &meta(&QS));
+    assert_eq!(s.verdict, InstrumentVerdict::Finding);
+    let f = s.fired_by.as_ref().unwrap();
+    let named: Vec<String> = f.rows.iter().map(|n| n.sentence()).collect();
+    assert_eq!(
+        named,
+        ["n1 ARM r1,r2 HALLUCINATED \"The on-call rota is kept in PagerTree under…\""]
+    );
+    assert!(s.verdict_detail.contains(&named[0]), "{}", s.verdict_detail);
 }

@@ -452,6 +452,18 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, "application/json", b'{"error":{"message":"not scripted"}}')
 
 
+class Server(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a CLI killed at its timeout, a preflight that got its
+    READY and left) is a line in the request log, not a traceback between test names."""
+
+    def handle_error(self, request, client_address):
+        err = sys.exc_info()[1]
+        entry = {"t": round(time.time(), 3), "client_gone": type(err).__name__, "detail": str(err)[:200]}
+        with LOG_LOCK:
+            with open(self.log_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", choices=["ok", "hung", "500", "refused"], default="ok")
@@ -467,7 +479,7 @@ def main():
         s.close()
         announce(port, args.port_file)
         return
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.mode = args.mode
     server.log_path = args.log

@@ -444,7 +444,7 @@ pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(exit);
     }
-    print!("{}", report.table());
+    print!("{}", report.table_seen(&gate::seen_before));
     match exit {
         Exit::Ok => println!("gate: pass"),
         Exit::GatePartial => println!("gate: PARTIAL — an axis is UNCHECKED; this is not a pass"),
@@ -475,7 +475,7 @@ pub fn seal_cmd(
         seal_bytes,
         protocol_bytes,
     } = run_gate(a)?;
-    print!("{}", report.table());
+    print!("{}", report.table_seen(&gate::seen_before));
     let exit = report.exit();
     if exit != Exit::Ok {
         println!("seal: REFUSED ({}); no manifest written", exit.meaning());
@@ -685,8 +685,17 @@ fn missing_base_detail(sha: &str, repo: &Path, err: &anyhow::Error) -> String {
     }
 }
 
-/// `harness doctor`: what a round needs and whether it is there; `json` prints one object.
-pub fn doctor(json: bool, preflight: bool) -> Result<Exit> {
+/// What `harness doctor --preflight` calls.
+pub struct PreflightAsk {
+    /// `--agent NAME`s; empty means every preset CLI on PATH with credentials.
+    pub agents: Vec<String>,
+    /// Each READY call's time limit.
+    pub timeout: std::time::Duration,
+}
+
+/// `harness doctor`: what a round needs and whether it is there; `json` prints one object;
+/// `preflight` also runs the READY call of the agents it names.
+pub fn doctor(json: bool, preflight: Option<PreflightAsk>) -> Result<Exit> {
     let mut lines: Vec<(String, String)> = Vec::new();
     lines.push(("harness".into(), crate::version_line().into()));
     let (maj, min, rev) = git2::Version::get().libgit2_version();
@@ -694,8 +703,8 @@ pub fn doctor(json: bool, preflight: bool) -> Result<Exit> {
     let path = std::env::var_os("PATH");
     lines.extend(crate::agents::doctor_lines());
     let mut exit = Exit::Ok;
-    if preflight {
-        for (name, line, passed) in doctor_preflights(path.as_deref())? {
+    if let Some(ask) = &preflight {
+        for (name, line, passed) in doctor_preflights(path.as_deref(), ask)? {
             if !passed {
                 exit = Exit::GateRefused;
             }
@@ -792,32 +801,66 @@ pub fn doctor(json: bool, preflight: bool) -> Result<Exit> {
     Ok(exit)
 }
 
-/// `doctor --preflight`: each preset CLI on PATH gets the round's preflight; (name, the line a
-/// round would record or the refusal it would stop with, passed).
-fn doctor_preflights(path: Option<&std::ffi::OsStr>) -> Result<Vec<(String, String, bool)>> {
+/// `doctor --preflight`: the agents asked for, or else each preset CLI on PATH with
+/// credentials, get the round's preflight; (name, the line a round would record or the refusal
+/// it would stop with, passed). A CLI without credentials is listed as skipped, not called: its
+/// call could only fail, slowly.
+fn doctor_preflights(
+    path: Option<&std::ffi::OsStr>,
+    ask: &PreflightAsk,
+) -> Result<Vec<(String, String, bool)>> {
     let mut out = Vec::new();
-    for (preset, _, _) in runners::CHECKED_VERSIONS {
-        let name = preset.name();
-        if runners::resolve_program(std::ffi::OsStr::new(name), path).is_none() {
-            continue;
+    let mut names: Vec<String> = ask.agents.clone();
+    if names.is_empty() {
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        for (preset, _, _) in runners::CHECKED_VERSIONS {
+            let name = preset.name();
+            if runners::resolve_program(std::ffi::OsStr::new(name), path).is_none() {
+                continue;
+            }
+            if crate::agents::credentials_found(preset, home.as_deref()).is_empty() {
+                out.push((
+                    name.to_string(),
+                    format!("skipped: no credentials found (--agent {name} tries it anyway)"),
+                    true,
+                ));
+                continue;
+            }
+            names.push(name.to_string());
         }
-        out.push(match crate::preflight::standalone(name) {
+    }
+    for name in &names {
+        let started = std::time::Instant::now();
+        let took = || format!(" ({:.1} s)", started.elapsed().as_secs_f64());
+        out.push(match crate::preflight::standalone(name, ask.timeout) {
             // An answer without READY reached the model but is not the reply asked for (a
             // gateway's error page, say): not a pass.
-            Ok(Ok(line)) if line.ends_with("answered READY") => {
-                (name.to_string(), format!("pass: {line}"), true)
-            }
-            Ok(Ok(line)) => (name.to_string(), format!("WARN: {line}"), false),
+            Ok(Ok(line)) if line.ends_with("answered READY") => (
+                clean_line(name, 60),
+                format!("pass: {line}{}", took()),
+                true,
+            ),
+            Ok(Ok(line)) if !line.contains("answered") => (
+                clean_line(name, 60),
+                format!("pass: {line}{}", took()),
+                true,
+            ),
+            Ok(Ok(line)) => (
+                clean_line(name, 60),
+                format!("WARN: {line}{}", took()),
+                false,
+            ),
             Ok(Err(why)) => (
-                name.to_string(),
-                format!("FAIL: {}", clean_line(&why, 600)),
+                clean_line(name, 60),
+                format!("FAIL: {}{}", clean_line(&why, 600), took()),
                 false,
             ),
             Err(e) => (
-                name.to_string(),
+                clean_line(name, 60),
                 format!(
-                    "FAIL: could not run it: {}",
-                    clean_line(&format!("{e:#}"), 600)
+                    "FAIL: could not run it: {}{}",
+                    clean_line(&format!("{e:#}"), 600),
+                    took()
                 ),
                 false,
             ),

@@ -653,6 +653,7 @@ fn resolve_out(opts: &RunOptions) -> Result<(PathBuf, String)> {
             .into())
         }
     };
+    let out = crate::outdir::resolved(&out)?;
     if out.exists() && !out.is_dir() {
         return Err(Fail::new(
             Exit::Usage,
@@ -715,7 +716,7 @@ fn start_gate(
     let table = format!(
         "── start gate (phase {}) ──\n{}",
         if phase == Phase::Pre { "pre" } else { "post" },
-        gate.table()
+        gate.table_seen(&gate::seen_before)
     );
     if opts.json {
         eprint!("{table}");
