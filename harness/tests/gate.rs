@@ -51,14 +51,18 @@ fn fixture(extra: &[(&str, &[u8])]) -> Fixture {
 }
 
 fn gate(f: &Fixture) -> assert_cmd::assert::Assert {
-    harness()
-        .args(["gate", "--qset"])
+    gate_with(harness(), f).assert()
+}
+
+/// `cmd` (a harness command of some environment) running the gate on the fixture.
+fn gate_with(mut cmd: assert_cmd::Command, f: &Fixture) -> assert_cmd::Command {
+    cmd.args(["gate", "--qset"])
         .arg(&f.qset)
         .arg("--seal")
         .arg(&f.seal)
         .arg("--repo")
-        .arg(&f.repo)
-        .assert()
+        .arg(&f.repo);
+    cmd
 }
 
 /// `harness seal` of the fixture into the manifest `m`.
@@ -764,14 +768,7 @@ fn the_token_shape_advice_is_listed_in_full_once() {
     );
     let env = TestEnv::new();
     let run = |env: &TestEnv| {
-        let o = env
-            .harness()
-            .args(["gate", "--qset"])
-            .arg(&f.qset)
-            .arg("--seal")
-            .arg(&f.seal)
-            .arg("--repo")
-            .arg(&f.repo)
+        let o = gate_with(env.harness(), &f)
             .current_dir(&f.work)
             .output()
             .unwrap();
