@@ -599,6 +599,20 @@ pub fn no_unit_runs(out: &Path, role: &str) -> Result<UnitsLock> {
     }
 }
 
+/// [`no_unit_runs`] after an executor said every unit ended: a unit its scheduler reported
+/// ended (`CANCELLED` after Ctrl-C) may still be releasing its lock as it exits, so the check
+/// is retried for up to `grace` before it refuses.
+pub fn no_unit_runs_after(out: &Path, role: &str, grace: std::time::Duration) -> Result<UnitsLock> {
+    let until = std::time::Instant::now() + grace;
+    loop {
+        match no_unit_runs(out, role) {
+            Ok(lock) => return Ok(lock),
+            Err(e) if std::time::Instant::now() >= until => return Err(e),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(200)),
+        }
+    }
+}
+
 /// The environment variable naming a point where the harness kills itself (SIGKILL), for the
 /// fault-injection suite (`harness/tests/faults.rs`): a crash exactly there, not a simulation.
 pub const FAULT_VAR: &str = "HARNESS_FAULT_KILL_AT";

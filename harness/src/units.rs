@@ -18,6 +18,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// How long an ended executor's units may take to release their locks before collect refuses.
+const UNIT_EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// A harness that dumps core or lets `/proc/<pid>/environ` be read would show a Landlock-only
 /// agent of the same user what the round holds; every step runs non-dumpable.
 fn not_dumpable() {
@@ -294,8 +297,9 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
         cancel: &cancel,
     };
     let ended = executor::run(&exec.spec, &slurm, &units)?;
-    // Scored only once no unit runs (a requeued straggler refuses from here on).
-    let _units = journal::no_unit_runs(&plan.out, "collect")?;
+    // Scored only once no unit runs (a requeued straggler refuses from here on); a unit the
+    // scheduler just reported ended may still be exiting.
+    let _units = journal::no_unit_runs_after(&plan.out, "collect", UNIT_EXIT_GRACE)?;
     report_ended(&ended, show);
     collect::settle(&plan, &mut record);
     if ended.interrupted {
