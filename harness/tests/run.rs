@@ -941,13 +941,15 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     ));
     let f = Fixture::with_rows(rows);
     let spec = agent("stall.sh", &[&f.state]);
+    // Five slots for four stalling dispatches: with four, a shuffled order that puts all four
+    // first (1 in 210) fills every slot and no answer is ever written.
     let flags = [
         "--agent",
         spec.as_str(),
         "--reps",
         "1",
         "--jobs",
-        "4",
+        "5",
         "--sandbox",
         "none",
     ];
