@@ -252,7 +252,13 @@ pub(crate) fn evaluate_with(
     }
     let tag = last_tag(&text);
     let typed = tag.as_deref().is_some_and(|t| TYPED_TAGS.contains(&t));
-    let has_tok = token_match.finds(&text, token);
+    // The word rule also reads a value spelled another way a reader takes for it (`8,443`,
+    // `2.5.0` for `v2.5.0`, `14 March 2026`); `exact` reproduces the seed.
+    let names = |value: &str| {
+        token_match.finds(&text, value)
+            || (token_match == TokenMatch::Word && crate::spelling::respelled(&text, value))
+    };
+    let has_tok = names(token);
     let spoken = match quotes {
         Quotes::Strip => strip_quoted(&text),
         #[cfg(test)]
@@ -266,7 +272,7 @@ pub(crate) fn evaluate_with(
             .flatten()
     });
     let has_ref = refusal.is_some();
-    let general_seen = general.is_some_and(|g| token_match.finds(&text, g));
+    let general_seen = general.is_some_and(|g| !g.trim().is_empty() && names(g));
     let class = cues::decide(kind, has_tok, has_ref, general_seen);
     let cues = cues::detect(&cues::Strict {
         text: &text,

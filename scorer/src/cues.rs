@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.1.0";
+pub const CUES_VERSION: &str = "1.2.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -164,7 +164,16 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     {
         out.push(Cue::NearSpelling);
     }
-    if s.class == Class::RefusedWithToken && !hedge_at_token(s) && !refusal_names_token(s) {
+    // A conflict item that opens on the planted value and refuses something else ("X. I
+    // couldn't find the postmortem, but the hand-off has the ticket") may have chosen X.
+    let abstained_on_token = s.kind == Kind::Conflict
+        && s.class == Class::AbstainedOnConflict
+        && s.has_tok
+        && !s.general_seen;
+    if (s.class == Class::RefusedWithToken || abstained_on_token)
+        && !hedge_at_token(s)
+        && !refusal_names_token(s)
+    {
         // Token and refusal in different sentences with no hedge at the token: "It is X. I
         // couldn't find why" (a refused sub-question) reads the same as "X? Not found."
         out.push(Cue::AbsenceWords);
@@ -194,7 +203,33 @@ fn refusal_names_token(s: &Strict<'_>) -> bool {
     if let Some(m) = contrast_regex().find(&sp[end..to]) {
         to = end + m.start();
     }
-    s.token_match.finds(&sp[from..to], s.token)
+    names(s, &sp[from..to], s.token)
+}
+
+/// `value` is in `text` as the classifier finds it: the token rule, and under the word rule a
+/// re-spelling a reader takes for the value (`8,443`).
+fn names(s: &Strict<'_>, text: &str, value: &str) -> bool {
+    s.token_match.finds(text, value)
+        || (s.token_match == TokenMatch::Word && crate::spelling::respelled(text, value))
+}
+
+/// Where the token is named: its literal occurrences (case ignored; at most 16) and, under
+/// the word rule, its re-spellings. Empty when lowercasing changes byte lengths.
+fn token_at(s: &Strict<'_>) -> Vec<std::ops::Range<usize>> {
+    let lower = s.text.to_lowercase();
+    let tok = s.token.to_lowercase();
+    if tok.is_empty() || lower.len() != s.text.len() {
+        return Vec::new();
+    }
+    let mut at: Vec<std::ops::Range<usize>> = lower
+        .match_indices(&tok)
+        .take(16)
+        .map(|(i, _)| i..i + tok.len())
+        .collect();
+    if s.token_match == TokenMatch::Word {
+        at.extend(crate::spelling::respelled_at(s.text, s.token));
+    }
+    at
 }
 
 /// An abstention on a conflict item that ends the answer: the strict refusal or flag comes
@@ -215,7 +250,7 @@ fn abstains_last(s: &Strict<'_>) -> bool {
     };
     // The refusal comes after every value (in the spoken text; a quoted command after it is
     // not a choice), or the answer's last sentence abstains and names neither value.
-    let names_value = |t: &str| s.token_match.finds(t, s.token) || s.token_match.finds(t, general);
+    let names_value = |t: &str| names(s, t, s.token) || names(s, t, general);
     let last_sentence = sp
         .trim_end()
         .trim_end_matches(['.', '!', '?', '。', '！', '？'])
@@ -257,7 +292,7 @@ fn choice_regex() -> &'static Regex {
     re(
         &R,
         concat!(
-            r"(?i)(?-u:\b)(?:so|therefore|thus|hence|going with|go with|i['’]?d use|use|using|correct|right|authoritative|source of truth|outdated|out of date|stale|wrong|mistaken|typo|actually|in effect|wins|takes precedence|also|daher|deshalb|korrekt|richtig|veraltet|falsch|gilt|así que|por lo tanto|correcto|desactualizad\w*|erróne\w*|vale)(?-u:\b)",
+            r"(?i)(?-u:\b)(?:so|therefore|thus|hence|going with|go with|i['’]?d say|i would say|i['’]?d go with|my answer|i['’]?d use|use|using|correct|right|authoritative|source of truth|outdated|out of date|stale|wrong|mistaken|typo|actually|in effect|wins|takes precedence|also|daher|deshalb|korrekt|richtig|veraltet|falsch|gilt|así que|por lo tanto|correcto|desactualizad\w*|erróne\w*|vale)(?-u:\b)",
             r"|따라서|그러므로|맞습니다|오래된|잘못|우선|したがって|なので|古い|誤り|優先|所以|因此|正确|过时|错误|应该|为准",
         ),
     )
@@ -376,25 +411,15 @@ fn courtesy_regex() -> &'static Regex {
 /// Calls `f` on the sentence-ish window around each occurrence of the token (at most the
 /// first 16), in the spoken text where it occurs there, else in the raw text.
 fn near_token(s: &Strict<'_>, f: impl Fn(&str) -> bool) -> bool {
-    let lower = s.text.to_lowercase();
-    let tok = s.token.to_lowercase();
-    if tok.is_empty() || lower.len() != s.text.len() {
+    if s.token.is_empty() || s.text.to_lowercase().len() != s.text.len() {
         // Lowercasing changed byte lengths (rare scripts): look at the whole answer.
         return f(s.text);
     }
-    let mut seen = 0;
-    for (at, _) in lower.match_indices(&tok) {
-        seen += 1;
-        if seen > 16 {
-            break;
-        }
-        let start = window_start(s.text, at);
-        let end = window_end(s.text, at + tok.len());
-        if f(&s.text[start..end]) {
-            return true;
-        }
-    }
-    false
+    token_at(s).into_iter().any(|r| {
+        let start = window_start(s.text, r.start);
+        let end = window_end(s.text, r.end);
+        f(&s.text[start..end])
+    })
 }
 
 const WINDOW: usize = 90;
@@ -445,7 +470,7 @@ fn hedge_regex() -> &'static Regex {
     re(
         &R,
         concat!(
-            r"(?i)(?-u:\b)(?:maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
+            r"(?i)(?-u:\b)(?:in one place|in another|elsewhere|conflicting|inconsistent|contradict\w*|maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
             r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적|잠깐|아니,|인가요|일까요|인지",
             r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的|いや、|待って|でしょうか|ですか",
             r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般|不对|等等|吗",
@@ -463,13 +488,8 @@ fn hedge_at_token(s: &Strict<'_>) -> bool {
 
 /// The token echoed as a question ("X?", "¿X?", "Is it X?"): offered, not asserted.
 fn token_asked_back(s: &Strict<'_>) -> bool {
-    let lower = s.text.to_lowercase();
-    let tok = s.token.to_lowercase();
-    if tok.is_empty() || lower.len() != s.text.len() {
-        return false;
-    }
-    lower.match_indices(&tok).take(16).any(|(at, _)| {
-        let rest = &s.text[at + tok.len()..];
+    token_at(s).into_iter().any(|r| {
+        let rest = &s.text[r.end..];
         let rest = rest.trim_start_matches(|c: char| {
             matches!(
                 c,
@@ -572,7 +592,7 @@ fn token_only_in_code(s: &Strict<'_>) -> bool {
         // An unclosed fence is ordinary text, as the classifier reads it.
         return false;
     }
-    !s.token_match.finds(&rest, s.token)
+    !names(s, &rest, s.token)
 }
 
 /// Inline spans that look like commands replaced by a space; value spans (`v2.4.1`) kept.
@@ -698,6 +718,15 @@ fn latin_uncovered(spoken: &str) -> bool {
         "trong",
         "tôi",
         "được",
+        "khong",
+        "toi",
+        "biet",
+        "thay",
+        "duoc",
+        "nhung",
+        "chac",
+        "trong",
+        "cua",
         "inte",
         "är",
         "och",
@@ -754,7 +783,32 @@ fn latin_uncovered(spoken: &str) -> bool {
             unc += 1;
         }
     }
-    (unc >= 2 && unc > cov) || (unc >= 1 && cov == 0)
+    (unc >= 2 && unc > cov) || (unc >= 1 && cov == 0) || foreign_letters(spoken)
+}
+
+/// Latin letters that English, German and Spanish do not use (Turkish `ı ğ ş`, Polish
+/// `ł ą ę ś ż`, Vietnamese tone marks, Portuguese `ã õ`, Nordic `å ø`, French `è ê ç œ`…) in at
+/// least two words, or in most words of a short answer.
+fn foreign_letters(spoken: &str) -> bool {
+    const OWN: &str = "áéíóúñüäöß";
+    let foreign = |c: char| {
+        let u = c as u32;
+        !c.is_ascii()
+            && ((0x00C0..=0x024F).contains(&u) || (0x1E00..=0x1EFF).contains(&u))
+            && !OWN.contains(c.to_lowercase().next().unwrap_or(c))
+    };
+    let (mut words, mut marked) = (0usize, 0usize);
+    for w in spoken
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .take(4000)
+    {
+        words += 1;
+        if w.chars().any(foreign) {
+            marked += 1;
+        }
+    }
+    marked >= 2 || (marked == 1 && words <= 6)
 }
 
 /// The token's letters and digits, lowercased, without separators.
@@ -856,6 +910,11 @@ fn near_spelling(text: &str, token: &str) -> bool {
         return false;
     }
     let mut have: std::collections::HashSet<String> = numbers(text).into_iter().collect();
+    have.extend(
+        number_words(&text.to_lowercase())
+            .into_iter()
+            .map(|n| n.to_string()),
+    );
     if want.len() >= 2 {
         have.extend(month_numbers(text));
     }
@@ -896,9 +955,21 @@ fn number_words(lower: &str) -> std::collections::HashSet<u32> {
         ("ten", 10),
         ("eleven", 11),
         ("twelve", 12),
+        ("thirteen", 13),
+        ("fourteen", 14),
+        ("fifteen", 15),
+        ("sixteen", 16),
+        ("seventeen", 17),
+        ("eighteen", 18),
+        ("nineteen", 19),
         ("twenty", 20),
         ("thirty", 30),
+        ("forty", 40),
+        ("fifty", 50),
         ("sixty", 60),
+        ("seventy", 70),
+        ("eighty", 80),
+        ("ninety", 90),
         ("hundred", 100),
         ("eins", 1),
         ("einmal", 1),
@@ -927,10 +998,20 @@ fn number_words(lower: &str) -> std::collections::HashSet<u32> {
         ("diez", 10),
         ("doce", 12),
     ];
-    let mut out: std::collections::HashSet<u32> = lower
+    let values: Vec<u32> = lower
         .split(|c: char| !c.is_alphabetic())
-        .filter_map(|w| WORDS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v))
+        .filter(|w| !w.is_empty())
+        .take(20_000)
+        .map(|w| WORDS.iter().find(|(n, _)| *n == w).map_or(0, |(_, v)| *v))
         .collect();
+    let mut out: std::collections::HashSet<u32> =
+        values.iter().copied().filter(|&v| v > 0).collect();
+    // English compounds: `thirty-seven`, `forty two`.
+    for w in values.windows(2) {
+        if (20..=90).contains(&w[0]) && w[0] % 10 == 0 && (1..=9).contains(&w[1]) {
+            out.insert(w[0] + w[1]);
+        }
+    }
     for (c, v) in [
         ('一', 1),
         ('二', 2),
@@ -963,36 +1044,185 @@ fn number_words(lower: &str) -> std::collections::HashSet<u32> {
     out
 }
 
-/// Month names (English, German, Spanish, French, Italian, Portuguese, Dutch) as numbers.
+/// Month names in the answer, as numbers (see [`month_of`]).
 fn month_numbers(text: &str) -> Vec<String> {
-    static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(
-        &R,
-        r"(?i)\b(?:(jan)(?:uary|uar|vier|eiro|uari)?|(feb)(?:ruary|ruar|rero|braio|ruari)?|(f[eé]v)(?:rier|ereiro)?|(m[aä]r)(?:ch|z|zo|s|ço|t)?|(apr|abr|avr)(?:il|ile|iel)?|(ma[iyg])(?:o|gio)?|(mei)|(jun|giu|juin)(?:e|i|io|ho|o)?|(jul|lug|juil)(?:y|i|io|ho|let)?|(aug|ago|ao[uû]|agos)(?:ust|usti|sto|t|stus)?|(sep|set)(?:tember|tiembre|tembre|embro|t)?|(o[ckt]t)(?:ober|ubre|obre|ubro)?|(nov)(?:ember|iembre|embre|embro)?|(de[cz]|dic)(?:ember|iembre|embre|embro)?)\b",
-    );
-    let mut out = Vec::new();
-    for c in r.captures_iter(text).take(64) {
-        let word = c.get(0).map_or("", |m| m.as_str()).to_lowercase();
-        // The first three characters (not bytes: `mär` of `März` is four bytes).
-        let head: String = word.chars().take(3).collect();
-        let n = match head.as_str() {
-            "jan" => 1,
-            "feb" | "fev" | "fév" => 2,
-            "mar" | "mär" => 3,
-            "apr" | "abr" | "avr" => 4,
-            "mai" | "may" | "mag" | "mei" => 5,
-            "jun" | "giu" | "jui" if !word.starts_with("juil") => 6,
-            "jul" | "lug" | "jui" => 7,
-            "aug" | "ago" | "aoû" | "aou" => 8,
-            "sep" | "set" => 9,
-            "oct" | "okt" | "ott" => 10,
-            "nov" => 11,
-            "dec" | "dez" | "dic" => 12,
-            _ => continue,
-        };
-        out.push(n.to_string());
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .take(20_000)
+        .filter_map(month_of)
+        .take(64)
+        .map(|n| n.to_string())
+        .collect()
+}
+
+/// The month a word names (1-12): full names and their inflected forms or usual
+/// abbreviations in English, German, Spanish, French, Italian, Portuguese, Dutch, Swedish,
+/// Polish, Turkish, Indonesian and Russian, case ignored.
+pub(crate) fn month_of(word: &str) -> Option<u32> {
+    const MONTHS: [&[&str]; 12] = [
+        &[
+            "jan",
+            "january",
+            "januar",
+            "enero",
+            "janvier",
+            "gennaio",
+            "janeiro",
+            "januari",
+            "styczeń",
+            "stycznia",
+            "ocak",
+            "январь",
+            "января",
+        ],
+        &[
+            "feb",
+            "february",
+            "februar",
+            "febrero",
+            "fév",
+            "fev",
+            "février",
+            "fevrier",
+            "febbraio",
+            "fevereiro",
+            "februari",
+            "luty",
+            "lutego",
+            "şubat",
+            "subat",
+            "февраль",
+            "февраля",
+        ],
+        &[
+            "mar",
+            "mär",
+            "march",
+            "märz",
+            "marz",
+            "marzo",
+            "mars",
+            "março",
+            "marco",
+            "maart",
+            "marzec",
+            "marca",
+            "mart",
+            "maret",
+            "март",
+            "марта",
+        ],
+        &[
+            "apr",
+            "april",
+            "abril",
+            "avril",
+            "aprile",
+            "kwiecień",
+            "kwietnia",
+            "nisan",
+            "апрель",
+            "апреля",
+        ],
+        &[
+            "may", "mai", "mayo", "maggio", "maio", "mei", "maj", "maja", "mayıs", "mayis", "май",
+            "мая",
+        ],
+        &[
+            "jun", "june", "juni", "junio", "juin", "giugno", "junho", "czerwiec", "czerwca",
+            "haziran", "июнь", "июня",
+        ],
+        &[
+            "jul", "july", "juli", "julio", "juillet", "luglio", "julho", "lipiec", "lipca",
+            "temmuz", "июль", "июля",
+        ],
+        &[
+            "aug",
+            "august",
+            "agosto",
+            "août",
+            "aout",
+            "augustus",
+            "augusti",
+            "sierpień",
+            "sierpnia",
+            "ağustos",
+            "agustos",
+            "agustus",
+            "август",
+            "августа",
+        ],
+        &[
+            "sep",
+            "sept",
+            "september",
+            "septiembre",
+            "septembre",
+            "settembre",
+            "setembro",
+            "wrzesień",
+            "września",
+            "eylül",
+            "eylul",
+            "сентябрь",
+            "сентября",
+        ],
+        &[
+            "oct",
+            "okt",
+            "october",
+            "oktober",
+            "octubre",
+            "octobre",
+            "ottobre",
+            "outubro",
+            "październik",
+            "października",
+            "ekim",
+            "октябрь",
+            "октября",
+        ],
+        &[
+            "nov",
+            "november",
+            "noviembre",
+            "novembre",
+            "novembro",
+            "listopad",
+            "listopada",
+            "kasım",
+            "kasim",
+            "ноябрь",
+            "ноября",
+        ],
+        &[
+            "dec",
+            "dez",
+            "dic",
+            "december",
+            "dezember",
+            "diciembre",
+            "décembre",
+            "decembre",
+            "dicembre",
+            "dezembro",
+            "desember",
+            "grudzień",
+            "grudnia",
+            "aralık",
+            "aralik",
+            "декабрь",
+            "декабря",
+        ],
+    ];
+    if word.chars().count() < 3 || word.len() > 40 {
+        return None;
     }
-    out
+    let lower = word.to_lowercase();
+    MONTHS
+        .iter()
+        .position(|names| names.contains(&lower.as_str()))
+        .map(|i| i as u32 + 1)
 }
 
 /// `strip_quoted` re-exported for the classifier's callers that build a [`Strict`] by hand.
@@ -1130,14 +1360,25 @@ mod tests {
 
     #[test]
     fn near_spelling_without_the_token() {
-        assert!(cues("It's AUTH 31.", Kind::Positive, "AUTH-31", None).contains(&"near_spelling"));
         assert!(
             cues("Timeout: 30 seconds.", Kind::Positive, "30s", None).contains(&"near_spelling")
         );
+        assert!(cues("Go 1.12 it is.", Kind::Positive, "v1.12.0", None).contains(&"near_spelling"));
         assert!(
-            cues("Released 14.03.2026.", Kind::Positive, "2026-03-14", None)
+            cues("It retried three times.", Kind::Positive, "3 retries", None)
                 .contains(&"near_spelling")
         );
+        // An exact re-spelling is the value itself: no cue, a certain PASS.
+        for (a, t) in [
+            ("It's AUTH 31.", "AUTH-31"),
+            ("Released 14.03.2026.", "2026-03-14"),
+        ] {
+            assert!(
+                cues(a, Kind::Positive, t, None).is_empty(),
+                "{a} {:?}",
+                cues(a, Kind::Positive, t, None)
+            );
+        }
         assert!(cues("It is Osprey.", Kind::Positive, "AUTH-31", None).is_empty());
     }
 

@@ -13,6 +13,7 @@ pub mod lexicon;
 pub mod model;
 pub mod qset;
 pub mod rubric;
+mod spelling;
 
 pub use classify::{classify, evaluate, evaluate_as, Evidence, TokenMatch};
 pub use cues::Cue;

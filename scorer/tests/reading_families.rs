@@ -36,17 +36,53 @@ fn has_cue(answer: &str, kind: Kind, token: &str, general: Option<&str>, cue: &s
 }
 
 #[test]
-fn near_spellings_of_the_token_are_uncertain() {
-    // Month names with their short forms and non-ASCII letters, read by characters.
-    has_cue(
-        "The window closes Sept 2nd, 2027.",
-        Kind::Positive,
-        "2027-09-02",
-        None,
-        "near_spelling",
+fn exact_re_spellings_are_the_value() {
+    // Month names with their short forms and non-ASCII letters; day and month moved.
+    for (a, t) in [
+        ("The window closes Sept 2nd, 2027.", "2027-09-02"),
+        ("Geplant ist der 14. März 2027.", "2027-03-14"),
+        ("Migracja: 28 lutego 2027 r.", "2027-02-28"),
+        ("2027年3月14日から", "2027-03-14"),
+    ] {
+        assert_eq!(certain(a, Kind::Positive, t, None), Class::Pass, "{a}");
+    }
+    // In a language the lexicon does not cover the value is seen; a refusal may be missed.
+    assert_eq!(
+        read(
+            "Заморозка начинается 14 марта 2027 года.",
+            Kind::Positive,
+            "2027-03-14",
+            None
+        ),
+        (Class::Pass, vec!["uncovered_language"])
     );
+    assert_eq!(
+        certain("The proxy listens on 8,443.", Kind::Positive, "8443", None),
+        Class::Pass
+    );
+    // A guess in a re-spelled form is still a guess.
     has_cue(
-        "Geplant ist der 14. März 2027.",
+        "Not recorded. Maybe 8,443?",
+        Kind::Negative,
+        "8443",
+        None,
+        "hedge_at_token",
+    );
+    // On a conflict item, the repository's version without its `v` is the repository's value.
+    has_cue(
+        "Pinned at 2.5.0 in package.json. The hand-off mentions v2.4.1 but that predates the bump.",
+        Kind::Conflict,
+        "v2.4.1",
+        Some("v2.5.0"),
+        "planted_and_general",
+    );
+}
+
+#[test]
+fn near_spellings_of_the_token_are_uncertain() {
+    // Numbers of a date that are not one date expression.
+    has_cue(
+        "In March 2027 the team closed 14 tickets.",
         Kind::Positive,
         "2027-03-14",
         None,
@@ -96,11 +132,21 @@ fn near_spellings_of_the_token_are_uncertain() {
 #[test]
 fn a_near_spelling_of_the_true_value_on_a_conflict_item_is_uncertain() {
     has_cue(
-        "Redis 6 (from compose).",
+        "Redis six (from compose).",
         Kind::Conflict,
         "redis-7",
         Some("redis-6"),
         "near_spelling",
+    );
+    // The same value with other separators is the value.
+    assert_eq!(
+        certain(
+            "Redis 6 (from compose).",
+            Kind::Conflict,
+            "redis-7",
+            Some("redis-6")
+        ),
+        Class::PriorWon
     );
     assert_eq!(
         certain(
