@@ -185,7 +185,7 @@ impl Fixture {
     fn answers(&self) -> BTreeMap<(String, String, u32), String> {
         let map = self.labelmap();
         let mut out = BTreeMap::new();
-        for (stem, text) in files_with_ext(&self.out, "txt") {
+        for (stem, text) in dispatch_files(&self.out, "txt") {
             let (label, rep) = split_stem(&stem);
             let (qid, arm) = map
                 .get(&label)
@@ -207,10 +207,10 @@ fn split_stem(stem: &str) -> (String, u32) {
     (label.to_string(), rep.parse().expect("rep number"))
 }
 
-/// (stem, content) of every `*.<ext>` file directly in `dir`.
-fn files_with_ext(dir: &Path, ext: &str) -> Vec<(String, String)> {
+/// (stem, content) of every `*.<ext>` dispatch file of the round in `out` (in [`dispatches`]).
+fn dispatch_files(out: &Path, ext: &str) -> Vec<(String, String)> {
     let mut v = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
+    let Ok(rd) = std::fs::read_dir(dispatches(out)) else {
         return v;
     };
     for e in rd {
@@ -493,7 +493,7 @@ fn probe_round(sandbox: &str, via_sh: bool) {
     let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
     assert!(md.contains(&format!("checkout {method}")), "{md}");
     let mut per_dispatch = 0;
-    for e in std::fs::read_dir(&f.out).unwrap().flatten() {
+    for e in std::fs::read_dir(dispatches(&f.out)).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.ends_with("_r1.json") {
             let rec = std::fs::read_to_string(e.path()).unwrap();
@@ -741,13 +741,13 @@ fn timed_out_agent_fails_its_dispatch_and_the_round_is_incomplete() {
     let map = f.labelmap();
     assert_eq!(map.len(), 4);
     // The stalled question failed in both arms; the other one answered in both.
-    let errs = files_with_ext(&f.out, "err");
+    let errs = dispatch_files(&f.out, "err");
     assert_eq!(errs.len(), 2, "{ctx}");
     for (stem, e) in &errs {
         assert_eq!(map[&split_stem(stem).0].0, "Q_slow", "{stem}");
         assert!(e.contains("timed out"), "{stem}.err: {e}");
         assert!(text(&o.stdout).contains(stem.as_str()), "{ctx}");
-        let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
+        let rec = std::fs::read_to_string(dispatch_file(&f.out, stem, "json")).unwrap();
         let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
         assert_eq!(v["timed_out"], true, "{rec}");
         assert_eq!(v["status"], "failed", "{rec}");
@@ -768,14 +768,14 @@ fn failing_agent_with_output_is_recorded_and_its_answer_scored() {
     let o = f.run(&["--agent", &agent("failer.sh", &[]), "--reps", "1"]);
     let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
     assert!(f.round_done().contains("complete: yes"), "{ctx}");
-    let answers = files_with_ext(&f.out, "txt");
+    let answers = dispatch_files(&f.out, "txt");
     assert_eq!(answers.len(), 2, "{ctx}");
     for (stem, a) in &answers {
         assert!(a.contains("partial output before failing"), "{stem}: {a}");
-        let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
+        let rec = std::fs::read_to_string(dispatch_file(&f.out, stem, "json")).unwrap();
         let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
         assert_eq!(v["exit_code"], 3, "{rec}");
-        let stderr = std::fs::read_to_string(f.out.join(format!("{stem}.stderr"))).unwrap();
+        let stderr = std::fs::read_to_string(dispatch_file(&f.out, stem, "stderr")).unwrap();
         assert!(stderr.contains("something went wrong"), "{stderr}");
     }
     let rows = verdicts(&f.out);
@@ -900,7 +900,7 @@ fn ctrl_c_stops_sandboxed_agents_too() {
     ];
     let mut child = spawn_round(&f, &flags, "sandboxed");
     wait_for(&mut child, || {
-        !files_with_ext(&f.out, "txt").is_empty() && processes_running(&["sleep", &secs]).len() >= 2
+        !dispatch_files(&f.out, "txt").is_empty() && processes_running(&["sleep", &secs]).len() >= 2
     });
     let status = interrupt(&mut child);
     let err = std::fs::read_to_string(f.dir.path().join("sandboxed.stderr")).unwrap();
@@ -957,7 +957,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     let pids_file = f.state.join("pids");
     // At least one answer written and at least one slow agent running (4 of them stall).
     wait_for(&mut child, || {
-        !files_with_ext(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
+        !dispatch_files(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
     });
     // The journal is on disk while agents run (inside the out-dir, which the sandbox forbids).
     assert!(f.plan_path().is_file(), "no journal while agents run");
@@ -992,7 +992,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
         !f.out.join("ROUND_DONE").exists() || f.round_done().contains("complete: NO"),
         "an interrupted round claims completion"
     );
-    let answered_before: BTreeSet<String> = files_with_ext(&f.out, "txt")
+    let answered_before: BTreeSet<String> = dispatch_files(&f.out, "txt")
         .into_iter()
         .map(|(s, _)| s)
         .collect();
@@ -1014,7 +1014,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     );
     let answers = f.answers();
     assert_eq!(answers.len(), 10, "{ctx}");
-    let answered_after: BTreeSet<String> = files_with_ext(&f.out, "txt")
+    let answered_after: BTreeSet<String> = dispatch_files(&f.out, "txt")
         .into_iter()
         .map(|(s, _)| s)
         .collect();
@@ -1067,7 +1067,7 @@ fn a_hundred_dispatches_on_eight_jobs_are_each_scored_once() {
         rows.iter().all(|r| r.4 == "VOID"),
         "an empty answer is VOID"
     );
-    assert_eq!(files_with_ext(&f.out, "txt").len(), 100);
+    assert_eq!(dispatch_files(&f.out, "txt").len(), 100);
     assert_eq!(f.labelmap().len(), 50);
 }
 
@@ -1099,7 +1099,7 @@ fn baseline_grep_finds_the_seal_only_when_delivered() {
     }
     // The delivered prompt names the planted path in ARM only.
     let map = deliver.labelmap();
-    for (stem, prompt) in files_with_ext(&deliver.out, "prompt") {
+    for (stem, prompt) in dispatch_files(&deliver.out, "prompt") {
         let (label, _) = split_stem(&stem);
         let arm = &map[&label].1;
         assert_eq!(
@@ -1348,8 +1348,8 @@ fn a_silent_agent_that_exits_non_zero_is_a_failed_dispatch_not_an_empty_answer()
         done.contains("complete: NO") && done.contains("claimed: no"),
         "{done}"
     );
-    assert!(files_with_ext(&f.out, "txt").is_empty());
-    let errs = files_with_ext(&f.out, "err");
+    assert!(dispatch_files(&f.out, "txt").is_empty());
+    let errs = dispatch_files(&f.out, "err");
     assert_eq!(errs.len(), 2);
     assert!(
         errs.iter()
@@ -1582,7 +1582,7 @@ fn dispatch_order_is_a_recorded_seeded_shuffle_interleaving_arms() {
     };
     assert_ne!(oa, qset_order, "the order is the sorted one");
     let mut records = 0;
-    for (stem, json) in files_with_ext(&a.out, "json") {
+    for (stem, json) in dispatch_files(&a.out, "json") {
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         if v.get("stem").is_none() {
             continue;
