@@ -1888,3 +1888,187 @@ fn the_out_dir_is_printed_resolved() {
     );
     assert!(!stdout.contains("/../"), "{stdout}");
 }
+
+/// The out-dir's top-level names a round writes besides [`dispatches`]: no per-dispatch file.
+const ROUND_FILES: [&str; 9] = [
+    "ROUND_DONE",
+    "journal",
+    "round.json",
+    "verdicts.csv",
+    "summary.json",
+    "report.md",
+    "report.html",
+    "usage.json",
+    "dispatches",
+];
+
+/// `<stem>` of every planned dispatch of the round in `out`.
+fn planned_stems(out: &Path) -> BTreeSet<String> {
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("journal/plan.json")).unwrap())
+            .unwrap();
+    plan["dispatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{}_r{}", d["label"].as_str().unwrap(), d["rep"]))
+        .collect()
+}
+
+/// The names of the files directly in `dir`, sorted.
+fn names_in(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The seal reader (its script copied in: a sandboxed agent reads only its own script),
+/// except that it fails (no output, exit 1) on the cat question while `<state>/fail` exists: a
+/// round with failed dispatches to resume once the file is gone.
+fn cat_fails_while(f: &Fixture) -> String {
+    let reader = std::fs::read_to_string(agents_dir().join("sealreader.sh")).unwrap();
+    f.script_agent(
+        "catfails.sh",
+        &format!(
+            "case \"$1\" in *\"office cat\"*) [ -e '{}' ] && {{ echo 'cat: refused' >&2; exit 1; }} ;; esac\n{reader}",
+            f.state.join("fail").display(),
+        ),
+    )
+}
+
+#[test]
+fn a_new_round_keeps_every_per_dispatch_file_in_dispatches() {
+    let f = Fixture::new();
+    std::fs::write(f.state.join("fail"), "").unwrap();
+    let spec = cat_fails_while(&f);
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--retries", "0"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(13), "the cat dispatches fail\n{ctx}");
+    // The top level holds the round's own files, not one of a dispatch.
+    for name in names_in(&f.out) {
+        assert!(
+            ROUND_FILES.contains(&name.as_str()),
+            "{name} at the out-dir's top level\n{ctx}"
+        );
+    }
+    // dispatches/ holds every file of every dispatch: prompt, record, stderr, and the answer
+    // or (for the failed ones) the reason; nothing else.
+    let stems = planned_stems(&f.out);
+    assert_eq!(stems.len(), 6);
+    let map = f.labelmap();
+    let mut want = BTreeSet::new();
+    for stem in &stems {
+        let cat = map[&split_stem(stem).0].0 == "Q_cat";
+        for ext in ["prompt", "json", "stderr", if cat { "err" } else { "txt" }] {
+            want.insert(format!("{stem}.{ext}"));
+        }
+    }
+    assert_eq!(names_in(&dispatches(&f.out)), want, "{ctx}");
+    // What the round printed about the failures comes from the .err files there.
+    assert!(text(&o.stdout).contains("cat: refused"), "{ctx}");
+}
+
+#[test]
+fn a_finished_round_in_the_flat_layout_is_reported_and_rescored_as_before() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", &agent("sealreader.sh", &[]), "--reps", "1"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{ctx}");
+    let report = |format: &str| {
+        let o = harness()
+            .args(["report", "--format", format])
+            .arg(&f.out)
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    let before = report("json");
+    assert_eq!(before.0, Some(0), "{before:?}");
+    let rows_before = verdicts(&f.out);
+    assert_eq!(rows_before.len(), 6);
+
+    flatten_round(&f.out);
+    assert!(dispatch_files(&f.out, "txt").is_empty());
+    // The same report from the answers at the top level.
+    assert_eq!(report("json"), before);
+    let o = harness().arg("rescore").arg(&f.out).output().unwrap();
+    let said = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{said}");
+    assert!(text(&o.stdout).contains("rows moved: 0"), "{said}");
+    let rescored = std::fs::read_dir(&f.out)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+        .expect("a rescore folder")
+        .path();
+    assert_eq!(verdicts(&rescored), rows_before, "{said}");
+    // Read in its own layout: nothing moved, no folder made.
+    assert!(!dispatches(&f.out).exists());
+}
+
+#[test]
+fn an_older_round_in_the_flat_layout_resumes_in_its_own_layout() {
+    let f = Fixture::new();
+    let spec = cat_fails_while(&f);
+    // What the round gives when nothing fails, in the new layout.
+    let fresh = f.dir.path().join("results").join("fresh");
+    let o = f
+        .cmd_at(&fresh, &["--agent", &spec, "--reps", "1"])
+        .arg("--seal")
+        .arg(&f.seal)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let want = verdicts(&fresh);
+    assert_eq!(want.len(), 6);
+
+    // An older round: the cat dispatches failed, its files are at the top level.
+    std::fs::write(f.state.join("fail"), "").unwrap();
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--retries", "0"]);
+    assert_eq!(o.status.code(), Some(13), "{}", text(&o.stderr));
+    flatten_round(&f.out);
+    let top_before = names_in(&f.out);
+    let kept: BTreeMap<String, String> = top_before
+        .iter()
+        .filter(|n| n.ends_with(".txt"))
+        .map(|n| (n.clone(), std::fs::read_to_string(f.out.join(n)).unwrap()))
+        .collect();
+    assert_eq!(kept.len(), 4, "{top_before:?}");
+
+    std::fs::remove_file(f.state.join("fail")).unwrap();
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--resume"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{ctx}");
+    assert!(f.round_done().contains("complete: yes"), "{ctx}");
+    // The remaining dispatches wrote beside the old ones; none was moved or run again.
+    assert!(!dispatches(&f.out).exists(), "{ctx}");
+    let answers: BTreeSet<String> = names_in(&f.out)
+        .into_iter()
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    let stems = planned_stems(&f.out);
+    assert_eq!(
+        answers,
+        stems.iter().map(|s| format!("{s}.txt")).collect(),
+        "{ctx}"
+    );
+    for (name, text) in &kept {
+        assert_eq!(&std::fs::read_to_string(f.out.join(name)).unwrap(), text);
+    }
+    assert!(
+        !names_in(&f.out).iter().any(|n| n.ends_with(".err")),
+        "{ctx}"
+    );
+    assert_eq!(verdicts(&f.out), want, "{ctx}");
+    let verdict = |out: &Path| {
+        let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+        done.lines()
+            .find(|l| l.starts_with("verdict:"))
+            .map(str::to_string)
+    };
+    assert!(verdict(&fresh).is_some());
+    assert_eq!(verdict(&f.out), verdict(&fresh), "{ctx}");
+    // And the resumed round reads back the same.
+    harness().arg("report").arg(&f.out).assert().code(0);
+}
