@@ -51,7 +51,10 @@ run_round() { # $1 = round number
     cat "$WORK/err$1" >&2
     exit 1
   fi
-  stat -c '%.9Y' "$out"/*.prompt | sort -n | awk 'NR > 1 { printf "%.1f\n", ($1 - p) * 1000 } { p = $1 }'
+  # Per-dispatch files are in dispatches/; a binary from before that folder writes them flat.
+  d=$out/dispatches
+  [ -d "$d" ] || d=$out
+  stat -c '%.9Y' "$d"/*.prompt | sort -n | awk 'NR > 1 { printf "%.1f\n", ($1 - p) * 1000 } { p = $1 }'
   rm -rf "$out"
 }
 

@@ -109,7 +109,7 @@ pub enum Command {
     Review(ReviewArgs),
     /// Add a judge's readings to a finished round without re-running any agent: every
     /// non-empty answer is read by --judge with the scorer's rubric (never told its arm); the
-    /// readings go to judge.jsonl beside the answers (atomically; rows judged again replace
+    /// readings go to judge.jsonl in the out-dir (atomically; rows judged again replace
     /// their earlier reading); then reports, summary.json and ROUND_DONE are re-derived and
     /// each row says who decided it (lexicon, both, judge, person) or that it is CONTESTED or
     /// UNDETERMINED. Exits with the round's verdict (14 NEEDS_REVIEW when undecided rows decide it).

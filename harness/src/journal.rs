@@ -19,7 +19,7 @@ pub const PLAN_FORMAT: &str = "harness-plan/1";
 /// One planned dispatch: what it asks, in which arm, which rep, under which label.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Dispatch {
-    /// The label of its (qid, arm); files are `<label>_r<rep>.*`.
+    /// The label of its (qid, arm); files are `<label>_r<rep>.*` (in `record::dispatch_dir`).
     pub label: Label,
     /// The question id.
     pub qid: String,
@@ -303,13 +303,14 @@ pub enum AnswerState {
 /// Judges `<stem>.txt` against `<stem>.json`. The record is written before the answer, so a
 /// whole answer always has a record naming its hash.
 pub fn answer_state(out: &Path, stem: &str) -> AnswerState {
-    let answer = match std::fs::read(out.join(format!("{stem}.txt"))) {
+    let answer = match std::fs::read(crate::record::dispatch_file(out, stem, "txt")) {
         Ok(b) => b,
         Err(_) => return AnswerState::Missing,
     };
-    let record: Option<DispatchRecord> = std::fs::read(out.join(format!("{stem}.json")))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
+    let record: Option<DispatchRecord> =
+        std::fs::read(crate::record::dispatch_file(out, stem, "json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
     let Some(record) = record else {
         return AnswerState::Tampered("an answer without a dispatch record".into());
     };
@@ -358,14 +359,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Removes the leftovers of killed writes ([`PARTIAL_PREFIX`]) in the out-dir, its journal and
-/// its rescore folders. It takes the round's [`UnitsLock`] held exclusively, so no running
+/// Removes the leftovers of killed writes ([`PARTIAL_PREFIX`]) in the out-dir, its journal, its
+/// dispatches' folder and its rescore folders. It takes the round's [`UnitsLock`] held exclusively, so no running
 /// unit's in-flight answer can be among them. Returns how many.
 pub fn sweep_partials(out: &Path, no_unit_runs: &UnitsLock) -> usize {
     if !no_unit_runs.exclusive {
         return 0;
     }
     let mut dirs = vec![out.to_path_buf(), dir(out)];
+    let dispatches = crate::record::dispatch_dir(out);
+    if dispatches != out {
+        dirs.push(dispatches);
+    }
     if let Ok(rd) = std::fs::read_dir(out) {
         dirs.extend(
             rd.flatten()

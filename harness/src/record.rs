@@ -1,10 +1,11 @@
-//! The round record (`round.json`) and the per-dispatch records (`<label>_r<n>.json`): what a
-//! round ran with, so `rescore`, `report` and `--resume` can trust it. No label mapping in it.
+//! The round record (`round.json`) and the per-dispatch records (`dispatches/<label>_r<n>.json`):
+//! what a round ran with, so `rescore`, `report` and `--resume` can trust it. No label mapping in
+//! it. Also where a round keeps its per-dispatch files ([`dispatch_dir`]).
 
 use crate::gate::Axis;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The round record's format.
 pub const ROUND_FORMAT: &str = "harness-round/1";
@@ -278,7 +279,7 @@ pub enum DispatchStatus {
     Cancelled,
 }
 
-/// `<label>_r<n>.json`: one dispatch's facts, never its qid or arm.
+/// `<label>_r<n>.json` (in [`dispatch_dir`]): one dispatch's facts, never its qid or arm.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DispatchRecord {
     /// `<label>_r<n>`.
@@ -463,6 +464,59 @@ pub fn is_answer_file(name: &str) -> bool {
         && rep.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The folder of a new round's per-dispatch files, inside its out-dir.
+pub const DISPATCH_DIR: &str = "dispatches";
+
+/// The extensions of a dispatch's files: answer, record, prompt, stderr, raw output, failure.
+const DISPATCH_EXTS: [&str; 6] = ["txt", "json", "prompt", "stderr", "raw", "err"];
+
+/// Where the round in `out` keeps its per-dispatch files (`<stem>.txt`, `.json`, `.prompt`,
+/// `.stderr`, `.raw`, `.err`). It exists so that one place decides the layout, for writers and
+/// readers alike: `<out>/dispatches` when that folder exists; else `out` itself when `out`
+/// already holds a dispatch's file at its top level (a round from before the folder, read and
+/// resumed in its own layout, never half-moved); else `<out>/dispatches` (a new round: the
+/// folder is created by the first write).
+pub fn dispatch_dir(out: &Path) -> PathBuf {
+    let folder = out.join(DISPATCH_DIR);
+    if folder.is_dir() || !holds_flat_dispatch_files(out) {
+        return folder;
+    }
+    out.to_path_buf()
+}
+
+/// The path of dispatch `stem`'s file with extension `ext` (no dot) in the round in `out`, in
+/// that round's layout ([`dispatch_dir`]): every reader and writer of a dispatch's files builds
+/// its path here.
+pub fn dispatch_file(out: &Path, stem: &str, ext: &str) -> PathBuf {
+    dispatch_dir(out).join(format!("{stem}.{ext}"))
+}
+
+/// Whether `out`'s top level holds a file of a dispatch: an answer file, or a `<stem>.<ext>`
+/// of the stem shape (`<anything>_r<digits>`, which also covers the seed's `<qid>_<ARM>_r<n>`).
+fn holds_flat_dispatch_files(out: &Path) -> bool {
+    let Ok(rd) = std::fs::read_dir(out) else {
+        return false;
+    };
+    rd.flatten().any(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        is_answer_file(&name) || is_stem_shaped(&name)
+    })
+}
+
+/// `<anything>_r<digits>.<ext>` for a dispatch file's extension.
+fn is_stem_shaped(name: &str) -> bool {
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let Some((head, rep)) = stem.rsplit_once("_r") else {
+        return false;
+    };
+    DISPATCH_EXTS.contains(&ext)
+        && !head.is_empty()
+        && !rep.is_empty()
+        && rep.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The records of every planned dispatch that has one (`<stem>.json`), this run's or an earlier
 /// one's (`--resume`): the round's isolation and environment names come from all of them.
 pub fn dispatch_records<'a>(
@@ -471,16 +525,16 @@ pub fn dispatch_records<'a>(
 ) -> Vec<DispatchRecord> {
     stems
         .into_iter()
-        .filter_map(|stem| std::fs::read(out.join(format!("{stem}.json"))).ok())
+        .filter_map(|stem| std::fs::read(dispatch_file(out, stem, "json")).ok())
         .filter_map(|b| serde_json::from_slice(&b).ok())
         .collect()
 }
 
-/// Counts the answer files and `.err` files in the out-dir, against `planned` dispatches.
+/// Counts the answer files and `.err` files of the round in `out`, against `planned` dispatches.
 pub fn count_dispatches(out: &Path, planned: usize) -> Counts {
     let mut answered = 0;
     let mut failed = 0;
-    if let Ok(rd) = std::fs::read_dir(out) {
+    if let Ok(rd) = std::fs::read_dir(dispatch_dir(out)) {
         for e in rd.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if is_answer_file(&name) {
@@ -559,5 +613,40 @@ mod tests {
         assert!(!is_answer_file("abcdefgh23_rx.txt"));
         assert!(!is_answer_file("q1_ARM_r1.txt"));
         assert!(!is_answer_file("ABCDEFGH23_r1.txt"));
+    }
+
+    #[test]
+    fn a_round_keeps_its_dispatch_files_where_it_began() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path();
+        let folder = out.join(DISPATCH_DIR);
+        // A new round (nothing, or only the round's own files): the folder, made by the writer.
+        assert_eq!(dispatch_dir(out), folder);
+        for name in ["round.json", "summary.json", "report.md", "ROUND_DONE"] {
+            std::fs::write(out.join(name), "").unwrap();
+        }
+        std::fs::create_dir(out.join("journal")).unwrap();
+        assert_eq!(dispatch_dir(out), folder);
+        assert_eq!(
+            dispatch_file(out, "abcdefgh23_r1", "txt"),
+            folder.join("abcdefgh23_r1.txt")
+        );
+        // An older round: any dispatch file at the top level keeps the flat layout.
+        for name in [
+            "abcdefgh23_r1.txt",
+            "abcdefgh23_r1.prompt",
+            "abcdefgh23_r2.json",
+            "abcdefgh23_r1.err",
+            "q1_ARM_r1.txt",
+        ] {
+            std::fs::write(out.join(name), "").unwrap();
+            assert_eq!(dispatch_dir(out), out, "{name}");
+            std::fs::remove_file(out.join(name)).unwrap();
+        }
+        assert_eq!(dispatch_dir(out), folder);
+        // Once the folder exists it wins, whatever else is there.
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(out.join("abcdefgh23_r1.txt"), "").unwrap();
+        assert_eq!(dispatch_dir(out), folder);
     }
 }

@@ -114,13 +114,24 @@ pub fn entries_of(out: &Path, qset: &Qset) -> Result<Answers> {
     Ok(answers)
 }
 
+/// The entries of the round's dispatch folder ([`record::dispatch_dir`]): none when it does
+/// not exist (a round no dispatch has written to yet).
+fn read_dispatch_dir(out: &Path) -> Result<Vec<std::fs::DirEntry>> {
+    let dir = record::dispatch_dir(out);
+    match std::fs::read_dir(&dir) {
+        Ok(rd) => Ok(rd.flatten().collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir != out => Ok(Vec::new()),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("reading {}", dir.display()))),
+    }
+}
+
 /// From the journal: every planned dispatch whose answer is kept; an answer file the plan does
 /// not know is an error, an answer that is not the recorded one is tampered.
 fn journal_entries(out: &Path) -> Result<Answers> {
     let plan = journal::load_plan(out)?;
     let stems: std::collections::BTreeSet<String> =
         plan.dispatches.iter().map(|d| d.stem()).collect();
-    for e in std::fs::read_dir(out)?.flatten() {
+    for e in read_dispatch_dir(out)? {
         let name = e.file_name().to_string_lossy().into_owned();
         if record::is_answer_file(&name) && !stems.contains(name.trim_end_matches(".txt")) {
             return Err(Fail::new(
@@ -168,7 +179,7 @@ fn labelmap_entries(out: &Path) -> Result<Vec<Entry>> {
         .map(|((q, a), l)| (l.as_str().to_string(), (q.clone(), *a)))
         .collect();
     let mut entries = Vec::new();
-    for e in std::fs::read_dir(out)?.flatten() {
+    for e in read_dispatch_dir(out)? {
         let name = e.file_name().to_string_lossy().into_owned();
         if !record::is_answer_file(&name) {
             continue;
@@ -199,7 +210,7 @@ fn labelmap_entries(out: &Path) -> Result<Vec<Entry>> {
 /// The seed's rounds: `<qid>_<ARM|CTRL>_r<n>.txt`, no labelmap.
 fn seed_entries(out: &Path, qset: &Qset) -> Result<Vec<Entry>> {
     let mut entries = Vec::new();
-    for e in std::fs::read_dir(out)?.flatten() {
+    for e in read_dispatch_dir(out)? {
         let name = e.file_name().to_string_lossy().into_owned();
         let Some(stem) = name.strip_suffix(".txt") else {
             continue;

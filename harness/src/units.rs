@@ -178,7 +178,7 @@ pub fn unit_cmd(out: &Path, index: usize) -> Result<Exit> {
         journal::AnswerState::Missing => {}
     }
     // A failure file of an earlier attempt must not outlive this one.
-    let _ = std::fs::remove_file(out.join(format!("{stem}.err")));
+    let _ = std::fs::remove_file(crate::record::dispatch_file(&out, &stem, "err"));
     let rt = unit::Runtime::open(&plan)?;
     {
         let c = rt.cancel.clone();
@@ -230,7 +230,7 @@ pub fn list_missing(plan: &Plan, show: Show) {
         plan.dispatches.len()
     ));
     for (i, stem) in missing {
-        let why = match std::fs::read_to_string(plan.out.join(format!("{stem}.err"))) {
+        let why = match std::fs::read_to_string(crate::record::dispatch_file(&plan.out, &stem, "err")) {
             Ok(reason) => clean_line(reason.trim(), 200),
             Err(_) => "no answer and no error file: the unit never ran, or was killed before it could write one".into(),
         };

@@ -43,7 +43,7 @@ fn add_u(slot: &mut Option<u64>, v: Option<u64>) {
 pub fn totals(out: &Path, plan: &[crate::journal::Dispatch]) -> Vec<(Arm, ArmUsage, Vec<String>)> {
     let mut res: Vec<(Arm, ArmUsage, Vec<String>)> = Vec::new();
     for d in plan {
-        let Some(rec) = std::fs::read(out.join(format!("{}.json", d.stem())))
+        let Some(rec) = std::fs::read(crate::record::dispatch_file(out, &d.stem(), "json"))
             .ok()
             .and_then(|b| serde_json::from_slice::<DispatchRecord>(&b).ok())
         else {

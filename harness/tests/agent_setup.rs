@@ -109,8 +109,7 @@ fn a_preset_whose_cli_is_missing_stops_before_any_dispatch_saying_how_to_install
         "names the other agents: {stderr}"
     );
     assert!(
-        !work
-            .join("rounds/r1")
+        !dispatches(&work.join("rounds/r1"))
             .read_dir()
             .map(|mut d| d.any(|e| {
                 e.map(|e| e.file_name().to_string_lossy().ends_with(".txt"))

@@ -72,7 +72,7 @@ fn plan_then_units_by_hand_then_collect_and_a_unit_run_twice_does_nothing() {
     assert_eq!(answer_count(&out), 6);
     // Again: already answered, nothing rewritten.
     let answers = |out: &std::path::Path| {
-        let mut v: Vec<_> = std::fs::read_dir(out)
+        let mut v: Vec<_> = std::fs::read_dir(dispatches(out))
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "json"))

@@ -149,8 +149,10 @@ impl Round {
 
     /// Answer stem → bytes.
     fn answers(&self) -> BTreeMap<String, Vec<u8>> {
-        std::fs::read_dir(&self.out)
-            .unwrap()
+        // None before the first dispatch wrote its folder.
+        std::fs::read_dir(dispatches(&self.out))
+            .into_iter()
+            .flatten()
             .flatten()
             .filter_map(|e| {
                 let n = e.file_name().to_string_lossy().into_owned();
@@ -285,14 +287,14 @@ fn killed_while_agents_run_keeps_every_answer_and_runs_only_the_rest() {
     let mtimes: BTreeMap<String, std::time::SystemTime> = kept
         .keys()
         .map(|s| {
-            let m = std::fs::metadata(r.out.join(format!("{s}.txt"))).unwrap();
+            let m = std::fs::metadata(dispatch_file(&r.out, s, "txt")).unwrap();
             (s.clone(), m.modified().unwrap())
         })
         .collect();
     let o = r.resume();
     assert_finished_once(&r, &labels, &o);
     for (stem, bytes) in &kept {
-        let p = r.out.join(format!("{stem}.txt"));
+        let p = dispatch_file(&r.out, stem, "txt");
         assert_eq!(
             &std::fs::read(&p).unwrap(),
             bytes,
@@ -403,7 +405,7 @@ fn an_edited_answer_is_refused_by_report_rescore_and_resume() {
     let o = r.run(None);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     let (stem, _) = r.answers().into_iter().next().unwrap();
-    let p = r.out.join(format!("{stem}.txt"));
+    let p = dispatch_file(&r.out, &stem, "txt");
     std::fs::write(&p, "Edited: the codename is whatever the editor wanted.\n").unwrap();
     for cmd in ["report", "rescore"] {
         let o = r.harness(&[cmd, r.out.to_str().unwrap()]);

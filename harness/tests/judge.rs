@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{agents_dir, TestEnv};
+use common::{agents_dir, dispatches, TestEnv};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -430,7 +430,7 @@ fn summary(out: &std::path::Path) -> serde_json::Value {
 fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
     let env = TestEnv::new();
     let (out, neg) = undetermined_round(&env);
-    let answers_before: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(&out)
+    let answers_before: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(dispatches(&out))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "txt" || x == "json"))
@@ -438,6 +438,7 @@ fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
         .filter(|p| p.file_stem().unwrap().to_string_lossy().contains("_r"))
         .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
         .collect();
+    assert!(!answers_before.is_empty(), "the round has answers");
     let log = env.tmp().join("rejudge-prompts.log");
     let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{agents_dir, harness, make_repo, tok, write_qset, TestEnv};
+use common::{agents_dir, dispatches, harness, make_repo, tok, write_qset, TestEnv};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -118,7 +118,7 @@ impl Round {
 
 /// Every dispatch's `<label>_r<n>.json` in the out-dir.
 fn dispatch_records(out: &std::path::Path) -> Vec<serde_json::Value> {
-    std::fs::read_dir(out)
+    std::fs::read_dir(dispatches(out))
         .unwrap()
         .filter_map(|e| {
             let p = e.ok()?.path();
@@ -186,7 +186,7 @@ fn none_left(mark: &str, what: &str) {
 fn why_not_going(child: &mut std::process::Child, r: &Round) -> String {
     let status = child.try_wait().ok().flatten();
     let stderr = std::fs::read_to_string(r.dir.path().join("harness.stderr")).unwrap_or_default();
-    let errs: Vec<String> = std::fs::read_dir(&r.out)
+    let errs: Vec<String> = std::fs::read_dir(dispatches(&r.out))
         .map(|d| {
             d.flatten()
                 .filter(|e| e.file_name().to_string_lossy().ends_with(".err"))
@@ -295,7 +295,7 @@ fn two_thousand_fast_dispatches_at_jobs_64_never_fail() {
     let t0 = Instant::now();
     let (done, ctx) = r.run(&spec, "64", &sandbox, &[], Duration::from_secs(1500));
     let wall = t0.elapsed();
-    let errs: Vec<String> = std::fs::read_dir(&r.out)
+    let errs: Vec<String> = std::fs::read_dir(dispatches(&r.out))
         .unwrap()
         .filter_map(|e| {
             let p = e.ok()?.path();

@@ -191,7 +191,7 @@ impl Fixture {
     fn dispatches_clean(&self, out: &str) -> Vec<serde_json::Value> {
         let dir = self.work().join("rounds").join(out);
         let mut recs = Vec::new();
-        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        for e in std::fs::read_dir(dispatches(&dir)).unwrap().flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.ends_with(".json") && name.contains("_r") {
                 let v: serde_json::Value =
@@ -303,7 +303,7 @@ fn preflight_names_an_unreachable_endpoint_before_any_dispatch() {
     assert!(stderr.contains("preflight"), "{stderr}");
     assert!(!stderr.contains('\u{1b}'), "no ANSI escapes in reasons");
     let dir = f.work().join("rounds/claude-refused");
-    let answered = std::fs::read_dir(&dir)
+    let answered = std::fs::read_dir(dispatches(&dir))
         .map(|d| {
             d.flatten()
                 .filter(|e| e.file_name().to_string_lossy().ends_with(".txt"))
@@ -349,7 +349,7 @@ fn codex_whose_own_sandbox_cannot_start_is_a_failed_dispatch_naming_the_cause() 
         String::from_utf8_lossy(&o.stderr)
     );
     let dir = f.work().join("rounds/codex-own-sandbox");
-    let errs: Vec<String> = std::fs::read_dir(&dir)
+    let errs: Vec<String> = std::fs::read_dir(dispatches(&dir))
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().ends_with(".err"))

@@ -72,18 +72,24 @@ fn tiny_round() -> Round {
     }
 }
 
+/// Every file of the out-dir's top level and of its dispatches' folder, by name, with its bytes.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
+    let files = |d: &Path, prefix: &str| -> Vec<(String, Vec<u8>)> {
+        std::fs::read_dir(d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .map(|e| {
+                (
+                    format!("{prefix}{}", e.file_name().to_string_lossy()),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect()
+    };
+    let mut v = files(dir, "");
+    v.extend(files(&dispatches(dir), "dispatches/"));
     v.sort();
     v
 }

@@ -2,7 +2,7 @@
 //! naming the row; `harness review --set` settles it and the round is re-derived.
 
 mod common;
-use common::{harness, make_repo, tok, write_qset};
+use common::{dispatch_file, harness, make_repo, tok, write_qset};
 
 #[test]
 fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
@@ -110,7 +110,7 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
 
     // The answer changes under the decision: the round is refused, the decision never applied
     // to other bytes (the journal's hash check fires first; review.jsonl's is the unit test's).
-    let answer = out.join(format!("{label}_r1.txt"));
+    let answer = dispatch_file(&out, &format!("{label}_r1"), "txt");
     std::fs::write(&answer, "It is somewhere else.\n").unwrap();
     harness()
         .args(["collect", "--out"])

@@ -185,7 +185,7 @@ impl Fixture {
     fn answers(&self) -> BTreeMap<(String, String, u32), String> {
         let map = self.labelmap();
         let mut out = BTreeMap::new();
-        for (stem, text) in files_with_ext(&self.out, "txt") {
+        for (stem, text) in dispatch_files(&self.out, "txt") {
             let (label, rep) = split_stem(&stem);
             let (qid, arm) = map
                 .get(&label)
@@ -207,10 +207,10 @@ fn split_stem(stem: &str) -> (String, u32) {
     (label.to_string(), rep.parse().expect("rep number"))
 }
 
-/// (stem, content) of every `*.<ext>` file directly in `dir`.
-fn files_with_ext(dir: &Path, ext: &str) -> Vec<(String, String)> {
+/// (stem, content) of every `*.<ext>` dispatch file of the round in `out` (in [`dispatches`]).
+fn dispatch_files(out: &Path, ext: &str) -> Vec<(String, String)> {
     let mut v = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
+    let Ok(rd) = std::fs::read_dir(dispatches(out)) else {
         return v;
     };
     for e in rd {
@@ -493,7 +493,7 @@ fn probe_round(sandbox: &str, via_sh: bool) {
     let md = std::fs::read_to_string(f.out.join("report.md")).unwrap();
     assert!(md.contains(&format!("checkout {method}")), "{md}");
     let mut per_dispatch = 0;
-    for e in std::fs::read_dir(&f.out).unwrap().flatten() {
+    for e in std::fs::read_dir(dispatches(&f.out)).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.ends_with("_r1.json") {
             let rec = std::fs::read_to_string(e.path()).unwrap();
@@ -741,13 +741,13 @@ fn timed_out_agent_fails_its_dispatch_and_the_round_is_incomplete() {
     let map = f.labelmap();
     assert_eq!(map.len(), 4);
     // The stalled question failed in both arms; the other one answered in both.
-    let errs = files_with_ext(&f.out, "err");
+    let errs = dispatch_files(&f.out, "err");
     assert_eq!(errs.len(), 2, "{ctx}");
     for (stem, e) in &errs {
         assert_eq!(map[&split_stem(stem).0].0, "Q_slow", "{stem}");
         assert!(e.contains("timed out"), "{stem}.err: {e}");
         assert!(text(&o.stdout).contains(stem.as_str()), "{ctx}");
-        let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
+        let rec = std::fs::read_to_string(dispatch_file(&f.out, stem, "json")).unwrap();
         let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
         assert_eq!(v["timed_out"], true, "{rec}");
         assert_eq!(v["status"], "failed", "{rec}");
@@ -768,14 +768,14 @@ fn failing_agent_with_output_is_recorded_and_its_answer_scored() {
     let o = f.run(&["--agent", &agent("failer.sh", &[]), "--reps", "1"]);
     let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
     assert!(f.round_done().contains("complete: yes"), "{ctx}");
-    let answers = files_with_ext(&f.out, "txt");
+    let answers = dispatch_files(&f.out, "txt");
     assert_eq!(answers.len(), 2, "{ctx}");
     for (stem, a) in &answers {
         assert!(a.contains("partial output before failing"), "{stem}: {a}");
-        let rec = std::fs::read_to_string(f.out.join(format!("{stem}.json"))).unwrap();
+        let rec = std::fs::read_to_string(dispatch_file(&f.out, stem, "json")).unwrap();
         let v: serde_json::Value = serde_json::from_str(&rec).unwrap();
         assert_eq!(v["exit_code"], 3, "{rec}");
-        let stderr = std::fs::read_to_string(f.out.join(format!("{stem}.stderr"))).unwrap();
+        let stderr = std::fs::read_to_string(dispatch_file(&f.out, stem, "stderr")).unwrap();
         assert!(stderr.contains("something went wrong"), "{stderr}");
     }
     let rows = verdicts(&f.out);
@@ -900,7 +900,7 @@ fn ctrl_c_stops_sandboxed_agents_too() {
     ];
     let mut child = spawn_round(&f, &flags, "sandboxed");
     wait_for(&mut child, || {
-        !files_with_ext(&f.out, "txt").is_empty() && processes_running(&["sleep", &secs]).len() >= 2
+        !dispatch_files(&f.out, "txt").is_empty() && processes_running(&["sleep", &secs]).len() >= 2
     });
     let status = interrupt(&mut child);
     let err = std::fs::read_to_string(f.dir.path().join("sandboxed.stderr")).unwrap();
@@ -957,7 +957,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     let pids_file = f.state.join("pids");
     // At least one answer written and at least one slow agent running (4 of them stall).
     wait_for(&mut child, || {
-        !files_with_ext(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
+        !dispatch_files(&f.out, "txt").is_empty() && pids_in(&pids_file).len() >= 2
     });
     // The journal is on disk while agents run (inside the out-dir, which the sandbox forbids).
     assert!(f.plan_path().is_file(), "no journal while agents run");
@@ -992,7 +992,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
         !f.out.join("ROUND_DONE").exists() || f.round_done().contains("complete: NO"),
         "an interrupted round claims completion"
     );
-    let answered_before: BTreeSet<String> = files_with_ext(&f.out, "txt")
+    let answered_before: BTreeSet<String> = dispatch_files(&f.out, "txt")
         .into_iter()
         .map(|(s, _)| s)
         .collect();
@@ -1014,7 +1014,7 @@ fn ctrl_c_stops_every_agent_and_resume_finishes_under_the_same_labels() {
     );
     let answers = f.answers();
     assert_eq!(answers.len(), 10, "{ctx}");
-    let answered_after: BTreeSet<String> = files_with_ext(&f.out, "txt")
+    let answered_after: BTreeSet<String> = dispatch_files(&f.out, "txt")
         .into_iter()
         .map(|(s, _)| s)
         .collect();
@@ -1067,7 +1067,7 @@ fn a_hundred_dispatches_on_eight_jobs_are_each_scored_once() {
         rows.iter().all(|r| r.4 == "VOID"),
         "an empty answer is VOID"
     );
-    assert_eq!(files_with_ext(&f.out, "txt").len(), 100);
+    assert_eq!(dispatch_files(&f.out, "txt").len(), 100);
     assert_eq!(f.labelmap().len(), 50);
 }
 
@@ -1099,7 +1099,7 @@ fn baseline_grep_finds_the_seal_only_when_delivered() {
     }
     // The delivered prompt names the planted path in ARM only.
     let map = deliver.labelmap();
-    for (stem, prompt) in files_with_ext(&deliver.out, "prompt") {
+    for (stem, prompt) in dispatch_files(&deliver.out, "prompt") {
         let (label, _) = split_stem(&stem);
         let arm = &map[&label].1;
         assert_eq!(
@@ -1348,8 +1348,8 @@ fn a_silent_agent_that_exits_non_zero_is_a_failed_dispatch_not_an_empty_answer()
         done.contains("complete: NO") && done.contains("claimed: no"),
         "{done}"
     );
-    assert!(files_with_ext(&f.out, "txt").is_empty());
-    let errs = files_with_ext(&f.out, "err");
+    assert!(dispatch_files(&f.out, "txt").is_empty());
+    let errs = dispatch_files(&f.out, "err");
     assert_eq!(errs.len(), 2);
     assert!(
         errs.iter()
@@ -1582,7 +1582,7 @@ fn dispatch_order_is_a_recorded_seeded_shuffle_interleaving_arms() {
     };
     assert_ne!(oa, qset_order, "the order is the sorted one");
     let mut records = 0;
-    for (stem, json) in files_with_ext(&a.out, "json") {
+    for (stem, json) in dispatch_files(&a.out, "json") {
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         if v.get("stem").is_none() {
             continue;
@@ -1887,4 +1887,188 @@ fn the_out_dir_is_printed_resolved() {
         "{stdout}"
     );
     assert!(!stdout.contains("/../"), "{stdout}");
+}
+
+/// The out-dir's top-level names a round writes besides [`dispatches`]: no per-dispatch file.
+const ROUND_FILES: [&str; 9] = [
+    "ROUND_DONE",
+    "journal",
+    "round.json",
+    "verdicts.csv",
+    "summary.json",
+    "report.md",
+    "report.html",
+    "usage.json",
+    "dispatches",
+];
+
+/// `<stem>` of every planned dispatch of the round in `out`.
+fn planned_stems(out: &Path) -> BTreeSet<String> {
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("journal/plan.json")).unwrap())
+            .unwrap();
+    plan["dispatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{}_r{}", d["label"].as_str().unwrap(), d["rep"]))
+        .collect()
+}
+
+/// The names of the files directly in `dir`, sorted.
+fn names_in(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The seal reader (its script copied in: a sandboxed agent reads only its own script),
+/// except that it fails (no output, exit 1) on the cat question while `<state>/fail` exists: a
+/// round with failed dispatches to resume once the file is gone.
+fn cat_fails_while(f: &Fixture) -> String {
+    let reader = std::fs::read_to_string(agents_dir().join("sealreader.sh")).unwrap();
+    f.script_agent(
+        "catfails.sh",
+        &format!(
+            "case \"$1\" in *\"office cat\"*) [ -e '{}' ] && {{ echo 'cat: refused' >&2; exit 1; }} ;; esac\n{reader}",
+            f.state.join("fail").display(),
+        ),
+    )
+}
+
+#[test]
+fn a_new_round_keeps_every_per_dispatch_file_in_dispatches() {
+    let f = Fixture::new();
+    std::fs::write(f.state.join("fail"), "").unwrap();
+    let spec = cat_fails_while(&f);
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--retries", "0"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(13), "the cat dispatches fail\n{ctx}");
+    // The top level holds the round's own files, not one of a dispatch.
+    for name in names_in(&f.out) {
+        assert!(
+            ROUND_FILES.contains(&name.as_str()),
+            "{name} at the out-dir's top level\n{ctx}"
+        );
+    }
+    // dispatches/ holds every file of every dispatch: prompt, record, stderr, and the answer
+    // or (for the failed ones) the reason; nothing else.
+    let stems = planned_stems(&f.out);
+    assert_eq!(stems.len(), 6);
+    let map = f.labelmap();
+    let mut want = BTreeSet::new();
+    for stem in &stems {
+        let cat = map[&split_stem(stem).0].0 == "Q_cat";
+        for ext in ["prompt", "json", "stderr", if cat { "err" } else { "txt" }] {
+            want.insert(format!("{stem}.{ext}"));
+        }
+    }
+    assert_eq!(names_in(&dispatches(&f.out)), want, "{ctx}");
+    // What the round printed about the failures comes from the .err files there.
+    assert!(text(&o.stdout).contains("cat: refused"), "{ctx}");
+}
+
+#[test]
+fn a_finished_round_in_the_flat_layout_is_reported_and_rescored_as_before() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", &agent("sealreader.sh", &[]), "--reps", "1"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{ctx}");
+    let report = |format: &str| {
+        let o = harness()
+            .args(["report", "--format", format])
+            .arg(&f.out)
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    let before = report("json");
+    assert_eq!(before.0, Some(0), "{before:?}");
+    let rows_before = verdicts(&f.out);
+    assert_eq!(rows_before.len(), 6);
+
+    flatten_round(&f.out);
+    assert!(dispatch_files(&f.out, "txt").is_empty());
+    // The same report from the answers at the top level.
+    assert_eq!(report("json"), before);
+    let o = harness().arg("rescore").arg(&f.out).output().unwrap();
+    let said = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{said}");
+    assert!(text(&o.stdout).contains("rows moved: 0"), "{said}");
+    let rescored = std::fs::read_dir(&f.out)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("rescore-"))
+        .expect("a rescore folder")
+        .path();
+    assert_eq!(verdicts(&rescored), rows_before, "{said}");
+    // Read in its own layout: nothing moved, no folder made.
+    assert!(!dispatches(&f.out).exists());
+}
+
+#[test]
+fn an_older_round_in_the_flat_layout_resumes_in_its_own_layout() {
+    let f = Fixture::new();
+    let spec = cat_fails_while(&f);
+    // What the round gives when nothing fails, in the new layout.
+    let fresh = f.dir.path().join("results").join("fresh");
+    let o = f
+        .cmd_at(&fresh, &["--agent", &spec, "--reps", "1"])
+        .arg("--seal")
+        .arg(&f.seal)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let want = verdicts(&fresh);
+    assert_eq!(want.len(), 6);
+
+    // An older round: the cat dispatches failed, its files are at the top level.
+    std::fs::write(f.state.join("fail"), "").unwrap();
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--retries", "0"]);
+    assert_eq!(o.status.code(), Some(13), "{}", text(&o.stderr));
+    flatten_round(&f.out);
+    let top_before = names_in(&f.out);
+    let kept: BTreeMap<String, String> = top_before
+        .iter()
+        .filter(|n| n.ends_with(".txt"))
+        .map(|n| (n.clone(), std::fs::read_to_string(f.out.join(n)).unwrap()))
+        .collect();
+    assert_eq!(kept.len(), 4, "{top_before:?}");
+
+    std::fs::remove_file(f.state.join("fail")).unwrap();
+    let o = f.run(&["--agent", &spec, "--reps", "1", "--resume"]);
+    let ctx = format!("stdout:\n{}\nstderr:\n{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{ctx}");
+    assert!(f.round_done().contains("complete: yes"), "{ctx}");
+    // The remaining dispatches wrote beside the old ones; none was moved or run again.
+    assert!(!dispatches(&f.out).exists(), "{ctx}");
+    let answers: BTreeSet<String> = names_in(&f.out)
+        .into_iter()
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    let stems = planned_stems(&f.out);
+    assert_eq!(
+        answers,
+        stems.iter().map(|s| format!("{s}.txt")).collect(),
+        "{ctx}"
+    );
+    for (name, text) in &kept {
+        assert_eq!(&std::fs::read_to_string(f.out.join(name)).unwrap(), text);
+    }
+    assert!(
+        !names_in(&f.out).iter().any(|n| n.ends_with(".err")),
+        "{ctx}"
+    );
+    assert_eq!(verdicts(&f.out), want, "{ctx}");
+    let verdict = |out: &Path| {
+        let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
+        done.lines()
+            .find(|l| l.starts_with("verdict:"))
+            .map(str::to_string)
+    };
+    assert!(verdict(&fresh).is_some());
+    assert_eq!(verdict(&f.out), verdict(&fresh), "{ctx}");
+    // And the resumed round reads back the same.
+    harness().arg("report").arg(&f.out).assert().code(0);
 }

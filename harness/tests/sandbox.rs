@@ -291,7 +291,7 @@ fn show(o: &std::process::Output) -> String {
 /// Every dispatch's answer (`*_r1.txt`), by file name.
 fn answers(out: &Path) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
-    for e in std::fs::read_dir(out).unwrap().flatten() {
+    for e in std::fs::read_dir(dispatches(out)).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.ends_with("_r1.txt") {
             m.insert(name, std::fs::read_to_string(e.path()).unwrap());
@@ -393,8 +393,17 @@ fn assert_out_dir_is_the_harness_own(out: &Path) {
         "report.html",
         // The agents' reported usage per arm (usage.rs), written by collect on every round.
         "usage.json",
+        // The per-dispatch files' folder, checked below.
+        "dispatches",
     ];
     for e in std::fs::read_dir(out).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        assert!(
+            fixed.contains(&name.as_str()),
+            "{name} in the out-dir was not written by the harness"
+        );
+    }
+    for e in std::fs::read_dir(dispatches(out)).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let per_dispatch = name.split_once("_r1.").is_some_and(|(label, ext)| {
             label.len() == 10
@@ -404,8 +413,8 @@ fn assert_out_dir_is_the_harness_own(out: &Path) {
                 && ["txt", "json", "prompt", "stderr", "raw", "err"].contains(&ext)
         });
         assert!(
-            fixed.contains(&name.as_str()) || per_dispatch,
-            "{name} in the out-dir was not written by the harness"
+            per_dispatch,
+            "{name} in the out-dir's dispatches/ was not written by the harness"
         );
     }
 }
@@ -802,7 +811,9 @@ fn baselines_read_only_their_checkout_in_every_mode() {
                     .iter()
                     .map(|k| d[*k].as_str().unwrap())
                     .collect();
-                let a = std::fs::read_to_string(out.join(format!("{}_r1.txt", f[0]))).unwrap();
+                let a =
+                    std::fs::read_to_string(dispatch_file(&out, &format!("{}_r1", f[0]), "txt"))
+                        .unwrap();
                 assert!(
                     !a.contains(&outside_tok),
                     "{agent} under {mode} read outside its checkout: {a}"
@@ -863,7 +874,7 @@ fn timeout_under_the_full_sandbox_leaves_no_process_behind() {
         ],
     );
     let took = t0.elapsed();
-    let errs: Vec<String> = std::fs::read_dir(&out)
+    let errs: Vec<String> = std::fs::read_dir(dispatches(&out))
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().ends_with(".err"))

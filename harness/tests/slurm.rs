@@ -277,7 +277,8 @@ fn the_probe_agent_as_a_slurm_task_sees_what_it_sees_locally() {
     for d in plan["dispatches"].as_array().expect("dispatches") {
         let s = |k: &str| d[k].as_str().unwrap();
         let (label, qid, arm) = (s("label"), s("qid"), s("arm"));
-        let answer = std::fs::read_to_string(out.join(format!("{label}_r1.txt"))).unwrap();
+        let answer =
+            std::fs::read_to_string(dispatch_file(&out, &format!("{label}_r1"), "txt")).unwrap();
         let ctx = format!("{qid} {arm}:\n{answer}");
         seen += 1;
         check(&r, &out, qid, arm, &answer, &ctx);

@@ -60,7 +60,7 @@ fn round_in_a_pane(env: &TestEnv, dir: &Path, mode: &str, sha: &str) -> (String,
     tmux(&["kill-server"]);
     // The attacker's own account of each try, from its answers: it did try the pane's tty.
     let mut tries = String::new();
-    for e in std::fs::read_dir(dir.join(format!("out-{mode}")))
+    for e in std::fs::read_dir(dispatches(&dir.join(format!("out-{mode}"))))
         .unwrap()
         .flatten()
     {

@@ -365,16 +365,16 @@ fn collect_refuses_an_answer_file_the_plan_does_not_know_by_name() {
         assert_eq!(o.status.code(), Some(0), "unit {i}: {}", shown(&o));
     }
     let foreign = "abcdefghij_r1";
-    let donor = std::fs::read_dir(&out)
+    let donor = std::fs::read_dir(dispatches(&out))
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "txt"))
         .unwrap();
-    std::fs::copy(&donor, out.join(format!("{foreign}.txt"))).unwrap();
+    std::fs::copy(&donor, dispatch_file(&out, foreign, "txt")).unwrap();
     std::fs::copy(
         donor.with_extension("json"),
-        out.join(format!("{foreign}.json")),
+        dispatch_file(&out, foreign, "json"),
     )
     .unwrap();
     let mut c = harness();

@@ -85,7 +85,7 @@ pub struct Row {
     pub verdict: Verdict,
     /// The clarify lexicon matched ("ask-back" answer): a counter, never a denominator.
     pub clarify: bool,
-    /// The opaque dispatch label (the answer file is `<label>_r<rep>.txt`).
+    /// The opaque dispatch label (the answer file is `dispatches/<label>_r<rep>.txt` in the out-dir).
     pub label: String,
     /// Raw answer text. Untrusted: every renderer passes it through [`sanitize`].
     pub excerpt: String,

@@ -204,7 +204,7 @@ else
     say out_list closed "$l"
   fi
   r="" why="no prompt or answer file found"
-  for f in "$out/round.json" "$out"/*.prompt "$out"/*.txt; do
+  for f in "$out/round.json" "$out"/dispatches/*.prompt "$out"/dispatches/*.txt "$out"/*.prompt "$out"/*.txt; do
     [ -f "$f" ] || continue
     if c=$(head -c 80 "$f" 2>&1); then r="$f: $c"; break; else why=$c; fi
   done

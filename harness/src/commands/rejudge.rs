@@ -1,6 +1,6 @@
 //! `harness rejudge ROUND --judge AGENT`: adds a judge's readings to a finished round without
 //! running any agent. Every non-empty answer (planned, untampered) is read by the judge; the
-//! readings go to `judge.jsonl` beside the answers (rewritten atomically: the rows judged now
+//! readings go to `judge.jsonl` in the out-dir (rewritten atomically: the rows judged now
 //! replace their earlier readings, others are kept); then the reports, `summary.json` and
 //! `ROUND_DONE` are re-derived from the out-dir, as `harness collect` derives them, so every
 //! row's `decided_by` follows the decision rule. Answers and dispatch records are never touched.
@@ -23,7 +23,7 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
         let Some(q) = qset.questions.iter().find(|q| q.qid == r.qid) else {
             continue;
         };
-        let path = out.join(format!("{}_r{}.txt", r.label, r.rep));
+        let path = crate::record::dispatch_file(&out, &format!("{}_r{}", r.label, r.rep), "txt");
         let bytes =
             std::fs::read(&path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
         let reading = crate::reading::active();

@@ -44,7 +44,7 @@ fn planned(out: &Path) -> Result<Vec<Planned>> {
         .map(|d| Planned {
             label: d.label.as_str().to_string(),
             rep: d.rep,
-            bytes: std::fs::read(out.join(format!("{}.txt", d.stem()))).ok(),
+            bytes: std::fs::read(crate::record::dispatch_file(out, &d.stem(), "txt")).ok(),
         })
         .collect())
 }

@@ -42,7 +42,7 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
                 e.qid
             );
         };
-        let path = out.join(format!("{}.txt", e.stem));
+        let path = record::dispatch_file(out, &e.stem, "txt");
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
@@ -299,12 +299,17 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
 fn refuse_unplanned(out: &Path, entries: &[Entry]) -> Result<()> {
     let planned: std::collections::BTreeSet<&str> =
         entries.iter().map(|e| e.stem.as_str()).collect();
-    let mut foreign: Vec<String> = std::fs::read_dir(out)
-        .map_err(|e| anyhow::anyhow!("reading {}: {e}", out.display()))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| record::is_answer_file(n) && !planned.contains(n.trim_end_matches(".txt")))
-        .collect();
+    let dir = record::dispatch_dir(out);
+    let mut foreign: Vec<String> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        // A round no dispatch has written to yet has no folder, and no foreign answer.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir != out => return Ok(()),
+        Err(e) => anyhow::bail!("reading {}: {e}", dir.display()),
+    }
+    .flatten()
+    .map(|e| e.file_name().to_string_lossy().into_owned())
+    .filter(|n| record::is_answer_file(n) && !planned.contains(n.trim_end_matches(".txt")))
+    .collect();
     if foreign.is_empty() {
         return Ok(());
     }
@@ -313,7 +318,7 @@ fn refuse_unplanned(out: &Path, entries: &[Entry]) -> Result<()> {
         Exit::ManifestMismatch,
         format!(
             "answer files in {} are not dispatches of the round's plan; the round is not scored:\n{}",
-            out.display(),
+            dir.display(),
             foreign
                 .iter()
                 .map(|n| format!("  NOT PLANNED {}", clean_line(n, 120)))
@@ -430,7 +435,7 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
             counts.answered, counts.planned, counts.failed
         ));
         for d in plan {
-            let err = out.join(format!("{}.err", d.stem()));
+            let err = record::dispatch_file(out, &d.stem(), "err");
             if let Ok(reason) = std::fs::read_to_string(&err) {
                 say(format!(
                     "  {} {} {} r{}: {}",

@@ -202,9 +202,10 @@ fn planned_agent(plan: &Plan) -> Result<RoundAgent> {
     Ok(agent)
 }
 
-/// Writes one file of a dispatch into the out-dir through a temp name and a rename.
-fn put(out: &Path, name: &str, bytes: &[u8]) -> Result<()> {
-    crate::journal::write_atomic(&out.join(name), bytes)
+/// Writes file `<stem>.<ext>` of a dispatch into the round's dispatch folder (created by the
+/// first write) through a temp name and a rename.
+fn put(out: &Path, stem: &str, ext: &str, bytes: &[u8]) -> Result<()> {
+    crate::journal::write_atomic(&crate::record::dispatch_file(out, stem, ext), bytes)
 }
 
 /// Runs dispatch `index` of the plan end to end and writes its files. Never panics on agent
@@ -239,12 +240,8 @@ fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
         // that exists always has a record saying it was answered and what it holds.
         rec.status = DispatchStatus::Answered;
         rec.answer_sha256 = Some(crate::journal::sha256_hex(&answer));
-        put(
-            &plan.out,
-            &format!("{stem}.json"),
-            &serde_json::to_vec_pretty(&rec)?,
-        )?;
-        put(&plan.out, &format!("{stem}.txt"), &answer)
+        put(&plan.out, &stem, "json", &serde_json::to_vec_pretty(&rec)?)?;
+        put(&plan.out, &stem, "txt", &answer)
     });
     if let Err(e) = result {
         rec.status = if rt.cancelled() {
@@ -256,11 +253,12 @@ fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
         rec.reason = Some(clean_line(&format!("{e:#}"), 500));
         let _ = put(
             &plan.out,
-            &format!("{stem}.err"),
+            &stem,
+            "err",
             format!("{}\n", rec.reason.as_deref().unwrap_or("")).as_bytes(),
         );
         if let Ok(json) = serde_json::to_vec_pretty(&rec) {
-            let _ = put(&plan.out, &format!("{stem}.json"), &json);
+            let _ = put(&plan.out, &stem, "json", &json);
         }
     }
     rec
@@ -275,7 +273,7 @@ fn execute_inner(
 ) -> Result<Vec<u8>> {
     let out = &plan.out;
     let stem = d.stem();
-    put(out, &format!("{stem}.prompt"), d.prompt.as_bytes())?;
+    put(out, &stem, "prompt", d.prompt.as_bytes())?;
     let mut phases = PhaseTimings::default();
     let clock = Instant::now();
     let dir = rt.temp_root.fresh_dir()?;
@@ -321,7 +319,7 @@ fn execute_inner(
     rec.fill_from(&outcome);
     rec.isolation = Some(rt.sandbox.level_of(&report));
     rec.stray_processes.extend(rt.sandbox.strays_of(&report));
-    put(out, &format!("{stem}.stderr"), &outcome.stderr)?;
+    put(out, &stem, "stderr", &outcome.stderr)?;
     if let Some(why) = rt.sandbox.failure(&report, outcome.exit_code) {
         anyhow::bail!("{why}{}", stderr_tail(&outcome));
     }
@@ -330,7 +328,7 @@ fn execute_inner(
     }
     judge_outcome(&outcome)?;
     if rt.agent.spec.output != runners::OutputFormat::Text {
-        put(out, &format!("{stem}.raw"), &outcome.stdout)?;
+        put(out, &stem, "raw", &outcome.stdout)?;
     }
     // A tool that failed for the instrument's reasons (a sandbox the CLI could not start, a
     // denied read of the delivered path) fails the attempt, retried, never scored.

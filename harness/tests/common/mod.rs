@@ -285,3 +285,25 @@ pub fn workspace_root() -> PathBuf {
 pub fn agents_dir() -> PathBuf {
     workspace_root().join("tests").join("agents")
 }
+
+/// `<out>/dispatches`: where a round keeps its per-dispatch files (`<label>_r<n>.txt`, `.json`,
+/// `.prompt`, `.stderr`, `.raw`, `.err`). The one place the tests name that layout.
+pub fn dispatches(out: &Path) -> PathBuf {
+    out.join("dispatches")
+}
+
+/// `<out>/dispatches/<stem>.<ext>`: one file of one dispatch.
+pub fn dispatch_file(out: &Path, stem: &str, ext: &str) -> PathBuf {
+    dispatches(out).join(format!("{stem}.{ext}"))
+}
+
+/// Turns a round into what a round from before `dispatches/` looks like: every file of the
+/// folder moved up to the out-dir's top level, the folder removed.
+pub fn flatten_round(out: &Path) {
+    let dir = dispatches(out);
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let e = e.unwrap();
+        std::fs::rename(e.path(), out.join(e.file_name())).unwrap();
+    }
+    std::fs::remove_dir(&dir).unwrap();
+}

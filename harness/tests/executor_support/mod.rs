@@ -171,20 +171,21 @@ pub fn outcome(out: &Path) -> Vec<(String, String)> {
     .collect()
 }
 
-/// Answer files (`<label>_r<n>.txt`) directly in the out-dir.
+/// Answer files (`<label>_r<n>.txt`) of the round in `out` (none before the first is written).
 pub fn answer_count(out: &Path) -> usize {
-    std::fs::read_dir(out)
-        .unwrap()
-        .filter(|e| {
-            let n = e
-                .as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .into_owned();
-            n.ends_with(".txt") && n.contains("_r")
-        })
-        .count()
+    let Ok(rd) = std::fs::read_dir(dispatches(out)) else {
+        return 0;
+    };
+    rd.filter(|e| {
+        let n = e
+            .as_ref()
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        n.ends_with(".txt") && n.contains("_r")
+    })
+    .count()
 }
 
 /// stdout and stderr of a finished command, for assertion messages.

@@ -37,7 +37,8 @@ pub fn todo(plan: &Plan) -> Result<Vec<usize>> {
         .into());
     }
     for &i in &todo {
-        let _ = std::fs::remove_file(plan.out.join(format!("{}.err", plan.dispatches[i].stem())));
+        let stem = plan.dispatches[i].stem();
+        let _ = std::fs::remove_file(crate::record::dispatch_file(&plan.out, &stem, "err"));
     }
     Ok(todo)
 }
