@@ -1889,19 +1889,6 @@ fn the_out_dir_is_printed_resolved() {
     assert!(!stdout.contains("/../"), "{stdout}");
 }
 
-/// The out-dir's top-level names a round writes besides [`dispatches`]: no per-dispatch file.
-const ROUND_FILES: [&str; 9] = [
-    "ROUND_DONE",
-    "journal",
-    "round.json",
-    "verdicts.csv",
-    "summary.json",
-    "report.md",
-    "report.html",
-    "usage.json",
-    "dispatches",
-];
-
 /// `<stem>` of every planned dispatch of the round in `out`.
 fn planned_stems(out: &Path) -> BTreeSet<String> {
     let plan: serde_json::Value =

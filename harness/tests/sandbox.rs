@@ -383,23 +383,10 @@ fn overlay_mounts_here() -> bool {
 
 /// The out-dir holds only what the harness writes.
 fn assert_out_dir_is_the_harness_own(out: &Path) {
-    let fixed = [
-        "ROUND_DONE",
-        "journal",
-        "round.json",
-        "verdicts.csv",
-        "summary.json",
-        "report.md",
-        "report.html",
-        // The agents' reported usage per arm (usage.rs), written by collect on every round.
-        "usage.json",
-        // The per-dispatch files' folder, checked below.
-        "dispatches",
-    ];
     for e in std::fs::read_dir(out).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         assert!(
-            fixed.contains(&name.as_str()),
+            ROUND_FILES.contains(&name.as_str()),
             "{name} in the out-dir was not written by the harness"
         );
     }

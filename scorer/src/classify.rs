@@ -5,7 +5,8 @@
 //! - An answer that is empty or whitespace-only (Unicode White_Space) is `VOID`: a lone
 //!   newline is still empty output, and empty output is not "no". (The seed's `[ -s file ]`
 //!   counted only zero bytes; a newline then scored FAIL or UNCLASSIFIED, a bash accident.)
-//! - `has_tok`: the token occurs in the raw answer, as a fixed string (never a regex), read
+//! - `has_tok`: the token occurs in the raw answer (or, under the word rule, an exact
+//!   re-spelling of it: [`TokenMatch::reads`]), as a fixed string (never a regex), read
 //!   as a person reads it ([`TokenMatch::Word`]): case does not matter, and an ASCII letter or
 //!   digit touching an ASCII-alphanumeric edge of the token makes it another word (`v2.4.10`
 //!   does not name `v2.4.1`); Hangul and CJK neighbours never block. [`TokenMatch::Exact`] is
@@ -96,6 +97,14 @@ impl TokenMatch {
             TokenMatch::Exact => text.contains(needle),
             TokenMatch::Word => word_regex(needle).is_match(text),
         }
+    }
+
+    /// Whether a reader sees `value` in `text`: [`TokenMatch::finds`], and under the word rule
+    /// also an exact re-spelling (`8,443`, `2.5.0` for `v2.5.0`, `14 March 2026`). The
+    /// classifier and its cues read presence here; the gates keep [`TokenMatch::finds`].
+    pub fn reads(self, text: &str, value: &str) -> bool {
+        self.finds(text, value)
+            || (self == TokenMatch::Word && crate::spelling::respelled(text, value))
     }
 
     /// Every place `needle` occurs in `text` under this rule, as byte ranges of the needle
@@ -254,11 +263,7 @@ pub(crate) fn evaluate_with(
     let typed = tag.as_deref().is_some_and(|t| TYPED_TAGS.contains(&t));
     // The word rule also reads a value spelled another way a reader takes for it (`8,443`,
     // `2.5.0` for `v2.5.0`, `14 March 2026`); `exact` reproduces the seed.
-    let names = |value: &str| {
-        token_match.finds(&text, value)
-            || (token_match == TokenMatch::Word && crate::spelling::respelled(&text, value))
-    };
-    let has_tok = names(token);
+    let has_tok = token_match.reads(&text, token);
     let spoken = match quotes {
         Quotes::Strip => strip_quoted(&text),
         #[cfg(test)]
@@ -272,7 +277,7 @@ pub(crate) fn evaluate_with(
             .flatten()
     });
     let has_ref = refusal.is_some();
-    let general_seen = general.is_some_and(|g| !g.trim().is_empty() && names(g));
+    let general_seen = general.is_some_and(|g| !g.trim().is_empty() && token_match.reads(&text, g));
     let class = cues::decide(kind, has_tok, has_ref, general_seen);
     let cues = cues::detect(&cues::Strict {
         text: &text,

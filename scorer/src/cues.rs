@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.2.0";
+pub const CUES_VERSION: &str = "1.2.1";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -206,11 +206,9 @@ fn refusal_names_token(s: &Strict<'_>) -> bool {
     names(s, &sp[from..to], s.token)
 }
 
-/// `value` is in `text` as the classifier finds it: the token rule, and under the word rule a
-/// re-spelling a reader takes for the value (`8,443`).
+/// `value` is in `text` as the classifier reads it ([`TokenMatch::reads`]).
 fn names(s: &Strict<'_>, text: &str, value: &str) -> bool {
-    s.token_match.finds(text, value)
-        || (s.token_match == TokenMatch::Word && crate::spelling::respelled(text, value))
+    s.token_match.reads(text, value)
 }
 
 /// Where the token is named: its literal occurrences (case ignored; at most 16) and, under

@@ -59,7 +59,14 @@ fn grouped_number(text: &str, token: &str) -> Vec<Range<usize>> {
         groups.push(&token[i..i + 3]);
         i += 3;
     }
-    let body = groups.join(r"[,. '\x{202F}\x{00A0}]");
+    // A lone `.` (`8.443`) is a decimal to an English reader: a dot groups only when it
+    // repeats (`1.234.567`).
+    let sep = if groups.len() > 2 {
+        r"[,. '\x{202F}\x{00A0}]"
+    } else {
+        r"[, '\x{202F}\x{00A0}]"
+    };
+    let body = groups.join(sep);
     // Not inside a longer number or a decimal (`18,443`, `8,443.5`, `8,4431`).
     found(
         &format!(r"(?:^|[^0-9.,])({body})(?:$|[^0-9.,]|[.,](?:[^0-9]|$))"),
@@ -240,7 +247,8 @@ mod tests {
     #[test]
     fn thousands_separators_name_the_number() {
         assert!(respelled("8,443 — per the hand-off.", "8443"));
-        assert!(respelled("Port 8.443.", "8443"));
+        assert!(!respelled("Latency 8.443 s.", "8443"));
+        assert!(respelled("1.234.567 rows", "1234567"));
         assert!(respelled("Port 8 443", "8443"));
         assert!(!respelled("18,443 rows", "8443"));
         assert!(!respelled("8,4431", "8443"));

@@ -397,3 +397,48 @@ fn a_refusal_of_something_else_beside_the_value_is_not_a_certain_refusal() {
         "read PASS with certainty"
     );
 }
+
+#[test]
+fn cues_1_2_0_families() {
+    // A Latin-script language the lexicon does not cover, seen by its letters alone.
+    has_cue(
+        "Küme adı belgede kayıtlı görünmüyor.",
+        Kind::Negative,
+        "helios-9",
+        None,
+        "uncovered_language",
+    );
+    // A conflict answer opening on the planted value that refuses something else may have
+    // chosen it.
+    has_cue(
+        "PLANT-7. I couldn't find the design doc, but the ticket is in the hand-off.",
+        Kind::Conflict,
+        "PLANT-7",
+        Some("TRUE-9"),
+        "absence_words",
+    );
+    // "I'd say" is a choice between the sources, not an abstention that ends the answer.
+    has_cue(
+        "The hand-off calls it PLANT-7 and the assets say TRUE-9. I'd say TRUE-9, though I couldn't find which one is current.",
+        Kind::Conflict,
+        "PLANT-7",
+        Some("TRUE-9"),
+        "planted_and_general",
+    );
+    // Two values, one per place: candidates, not an answer.
+    has_cue(
+        "The hand-off says Kestrel in one place and Osprey in another.",
+        Kind::Negative,
+        "Kestrel",
+        None,
+        "hedge_at_token",
+    );
+    // A compound number in words.
+    has_cue(
+        "Roughly thirty-seven percent, per the notes.",
+        Kind::Positive,
+        "37%",
+        None,
+        "near_spelling",
+    );
+}

@@ -286,6 +286,21 @@ pub fn agents_dir() -> PathBuf {
     workspace_root().join("tests").join("agents")
 }
 
+/// The out-dir's top-level names a round writes: its own files and the [`dispatches`] folder,
+/// never a per-dispatch file. `usage.json` is the agents' reported usage per arm, written by
+/// collect on every round.
+pub const ROUND_FILES: [&str; 9] = [
+    "ROUND_DONE",
+    "journal",
+    "round.json",
+    "verdicts.csv",
+    "summary.json",
+    "report.md",
+    "report.html",
+    "usage.json",
+    "dispatches",
+];
+
 /// `<out>/dispatches`: where a round keeps its per-dispatch files (`<label>_r<n>.txt`, `.json`,
 /// `.prompt`, `.stderr`, `.raw`, `.err`). The one place the tests name that layout.
 pub fn dispatches(out: &Path) -> PathBuf {
