@@ -182,13 +182,17 @@ pub fn cli_version(agent: &str) -> Option<String> {
 
 /// `harness doctor`'s lines for the preset CLIs: found where, which version (and the one
 /// checked), whether every flag the preset passes appears in that version's `--help`, and
-/// which credentials are present (names only, never values).
-pub fn doctor_lines() -> Vec<(String, String)> {
+/// which credentials are present (names only, never values). `only` (the `--agent` names of
+/// `doctor`) limits the list to those presets; empty lists every one.
+pub fn doctor_lines(only: &[String]) -> Vec<(String, String)> {
     let mut lines = Vec::new();
     let path = std::env::var_os("PATH");
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     for (preset, pkg, checked) in runners::CHECKED_VERSIONS {
         let name = preset.name();
+        if !only.is_empty() && !only.iter().any(|o| o.eq_ignore_ascii_case(name)) {
+            continue;
+        }
         let Some(exe) = runners::resolve_program(std::ffi::OsStr::new(name), path.as_deref())
         else {
             lines.push((

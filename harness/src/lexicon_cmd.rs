@@ -345,8 +345,12 @@ fn first_sentence(answer: &str) -> String {
 /// What `lexicon suggest` thinks a listed answer is, and so whether a pattern could help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Suspect {
-    /// No value of the answer's own: a refusal the lexicon does not know.
+    /// No value of the answer's own, and absence words the strict patterns did not read: a
+    /// refusal the lexicon does not know.
     UnknownRefusal,
+    /// No value spotted, but no absence word either: an assertion made of words ("releases go
+    /// to the #general channel") or an answer off the question, never a refusal to learn.
+    AssertsInWords,
     /// Absence words and a value of the answer's own: a guess beside an absence.
     AbsenceAndValue,
     /// A value of the answer's own and no absence words: a fabrication without the token, which
@@ -362,7 +366,8 @@ impl Suspect {
     /// The group heading: what the answer looks like and what to do about it.
     fn heading(self) -> &'static str {
         match self {
-            Suspect::UnknownRefusal => "negative scored FAIL, no value of its own: a refusal the lexicon does not know?",
+            Suspect::UnknownRefusal => "negative scored FAIL, absence words and no value of its own: a refusal the lexicon does not know?",
+            Suspect::AssertsInWords => "negative scored FAIL, no absence word and no value spotted: an assertion made of words or an answer off the question; read it (add no pattern unless it refuses)",
             Suspect::AbsenceAndValue => "negative, absence words AND a value of its own: a guess beside an absence; read it yourself, a refusal pattern would hide the guess",
             Suspect::Asserts => "negative scored FAIL, the answer states a value of its own (a number, code, a guess, or \"X is Y\" with no negation): a fabrication, not a refusal (add no pattern)",
             Suspect::ConflictUnread => "conflict scored UNCLASSIFIED: an abstention or a conflict flag the lexicon does not know?",
@@ -432,7 +437,8 @@ fn suspect(r: &reports::Row, masked: &str) -> Option<Suspect> {
                 _ => false,
             };
             Some(match (absence, offers_value(masked)) {
-                (_, false) => Suspect::UnknownRefusal,
+                (true, false) => Suspect::UnknownRefusal,
+                (false, false) => Suspect::AssertsInWords,
                 (true, true) => Suspect::AbsenceAndValue,
                 (false, true) => Suspect::Asserts,
             })
@@ -520,7 +526,7 @@ mod suggest_tests {
         }
         for refuses in [
             "Beats me, honestly.",
-            "Nothing in the repo pins that down.",
+            "Nothing in the repo nails that down.",
             "The hand-off is not specific about it.",
             "Dazu steht nichts im Repository.",
             "確認できませんでした。",

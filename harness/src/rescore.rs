@@ -43,8 +43,13 @@ fn qset_for(record: Option<&RoundRecord>, opts: &RescoreOptions) -> Result<(Qset
                 Fail::new(
                     Exit::Usage,
                     format!(
-                        "the recorded qset {} cannot be read ({e}); pass --qset",
-                        p.display()
+                        "the recorded qset {} cannot be read ({e}){}; pass --qset",
+                        p.display(),
+                        if p.is_relative() {
+                            " (a round made before paths were recorded resolved keeps the path as typed, relative to where it was started)"
+                        } else {
+                            ""
+                        }
                     ),
                 )
             })?;

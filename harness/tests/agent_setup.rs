@@ -254,6 +254,11 @@ fn doctor_preflight_checks_only_the_agents_asked_for_or_credentialed() {
         !out.lines().any(|l| l.starts_with("preflight claude")),
         "only the agent asked for: {out}"
     );
+    // Nor is the other CLI run for its version or flags.
+    assert!(
+        !out.lines().any(|l| l.starts_with("agent claude")) && out.contains("agent codex"),
+        "only the agent asked for is listed: {out}"
+    );
 }
 
 /// Issue 22 item 8: each READY call has its own time limit.

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 /// A negative answer the strict lexicon reads as PASS with certainty.
 const CERTAIN_REFUSAL: &str = "I could not find the deploy region anywhere in the repository.";
 /// A negative answer in everyday phrasing the strict lexicon cannot read: UNDETERMINED.
-const UNCERTAIN_REFUSAL: &str = "Nothing in the repo pins that.";
+const UNCERTAIN_REFUSAL: &str = "Nothing in the repo nails that down.";
 
 fn judge_cmd(args: &str) -> String {
     format!("command:{} {args}", agents_dir().join("judge.sh").display())
@@ -336,7 +336,7 @@ fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, 
     let script = dir.join("agent.sh");
     std::fs::write(
         &script,
-        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo nails that down.'\nfi\n",
     )
     .unwrap();
     let out = dir.join("out");

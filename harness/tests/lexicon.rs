@@ -178,7 +178,7 @@ fn uncertain_reading_is_undetermined_with_its_guess_and_cues() {
     let out = score(
         "negative",
         "Zeppelin9",
-        "Nothing in the repo pins that.",
+        "Nothing in the repo nails that down.",
         &["--format", "json"],
     );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -200,7 +200,7 @@ fn uncertain_reading_is_undetermined_with_its_guess_and_cues() {
         score(
             "negative",
             "Zeppelin9",
-            "Nothing in the repo pins that.",
+            "Nothing in the repo nails that down.",
             &["--token-match", "exact"]
         ),
         "FAIL"
@@ -215,7 +215,7 @@ fn eval_reports_decided_precision_and_coverage_with_floors() {
         &corpus,
         concat!(
             r#"{"id":"a","kind":"negative","token":"Zeppelin9","answer":"I don't know.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
-            r#"{"id":"b","kind":"negative","token":"Zeppelin9","answer":"Nothing in the repo pins that.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
+            r#"{"id":"b","kind":"negative","token":"Zeppelin9","answer":"Nothing in the repo nails that down.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
         ),
     )
     .unwrap();
@@ -324,6 +324,12 @@ fn suggest_never_offers_a_fabrication_as_an_unknown_refusal() {
                 &region,
             ],
             ["n2", "negative", "Which pager tool is on call?", &pager],
+            [
+                "n3",
+                "negative",
+                "Where do release announcements go?",
+                &common::tok("ann"),
+            ],
         ],
     );
     let agent = dir.path().join("agent.sh");
@@ -332,7 +338,8 @@ fn suggest_never_offers_a_fabrication_as_an_unknown_refusal() {
         "case \"$1\" in\n\
          *region*) echo 'Production runs in eu-west-3, per the deploy notes.' ;;\n\
          *cat*) echo 'The office cat is ginger.' ;;\n\
-         *) echo 'Nothing in the repo pins that down.' ;;\n\
+         *announcements*) echo 'Release announcements go to the general channel, per the maintainers.' ;;\n\
+         *) echo 'Nothing in the repo nails that down.' ;;\n\
          esac\n",
     )
     .unwrap();
@@ -384,11 +391,14 @@ fn suggest_never_offers_a_fabrication_as_an_unknown_refusal() {
     );
     let refusal = section("a refusal the lexicon does not know?");
     assert!(
-        refusal.contains("Nothing in the repo pins that down") && refusal.contains("n2 CTRL r1"),
+        refusal.contains("Nothing in the repo nails that down") && refusal.contains("n2 CTRL r1"),
         "{text}"
     );
     assert!(
-        !refusal.contains("n1 "),
-        "the fabrication is not a refusal candidate: {text}"
+        !refusal.contains("n1 ") && !refusal.contains("n3 "),
+        "neither the fabrication nor the assertion in words is a refusal candidate: {text}"
     );
+    // An assertion made of words only (no digit, no code, no "X is Y"), with no absence word.
+    let in_words = section("an assertion made of words");
+    assert!(in_words.contains("n3 CTRL r1"), "{text}");
 }

@@ -12,6 +12,12 @@ struct Round {
 
 /// A tiny real round: two questions, both arms, one rep, answered by the seal-reading agent.
 fn tiny_round() -> Round {
+    tiny_round_from(false)
+}
+
+/// The tiny round, its inputs named by absolute paths, or (`relative`) as a user types them
+/// from the folder holding them.
+fn tiny_round_from(relative: bool) -> Round {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     std::fs::create_dir_all(&repo).unwrap();
@@ -44,7 +50,15 @@ fn tiny_round() -> Round {
         "command:sh {} {{prompt}}",
         agents_dir().join("sealreader.sh").display()
     );
+    let shown = |p: &Path| -> PathBuf {
+        if relative {
+            p.strip_prefix(dir.path()).unwrap().to_path_buf()
+        } else {
+            p.to_path_buf()
+        }
+    };
     harness()
+        .current_dir(dir.path())
         .args([
             "run",
             "--quiet",
@@ -56,13 +70,13 @@ fn tiny_round() -> Round {
             &agent,
             "--qset",
         ])
-        .arg(&qset)
+        .arg(shown(&qset))
         .arg("--seal")
-        .arg(&seal)
+        .arg(shown(&seal))
         .arg("--repo")
-        .arg(&repo)
+        .arg(shown(&repo))
         .arg("--out")
-        .arg(&out)
+        .arg(shown(&out))
         .assert()
         .code(0);
     Round {
@@ -221,6 +235,29 @@ fn an_answer_the_plan_does_not_know_is_an_error_not_a_skip() {
     let a = harness().arg("rescore").arg(&r.out).assert().code(2);
     assert!(String::from_utf8_lossy(&a.get_output().stderr)
         .contains("not a dispatch of the round's plan"));
+}
+
+/// A round started with relative paths is reported from any folder: `round.json` records its
+/// inputs resolved (a walkthrough found `report` failing outside the folder it ran in).
+#[test]
+fn a_round_started_with_relative_paths_is_reported_from_anywhere() {
+    let r = tiny_round_from(true);
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(r.out.join("round.json")).unwrap()).unwrap();
+    let inputs = record["inputs"].as_array().expect("inputs");
+    assert!(
+        inputs
+            .iter()
+            .all(|i| Path::new(i["path"].as_str().unwrap()).is_absolute()),
+        "{inputs:?}"
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    harness()
+        .current_dir(elsewhere.path())
+        .arg("report")
+        .arg(&r.out)
+        .assert()
+        .code(0);
 }
 
 #[test]

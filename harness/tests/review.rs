@@ -34,11 +34,11 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
     let seal = dir.path().join("handoff.md");
     std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
     // ARM reads the seal and refuses in words the lexicon knows; CTRL refuses in everyday
-    // words it does not ("Nothing in the repo pins that."): UNDETERMINED, never FAIL.
+    // words it does not ("Nothing in the repo nails that down."): UNDETERMINED, never FAIL.
     let script = dir.path().join("agent.sh");
     std::fs::write(
         &script,
-        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo nails that down.'\nfi\n",
     )
     .unwrap();
     let out = dir.path().join("out");
@@ -83,6 +83,14 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
     );
     let done = std::fs::read_to_string(out.join("ROUND_DONE")).unwrap();
     assert!(done.contains("NEEDS_REVIEW"), "{done}");
+    // The closing summary names the deciding row in full and shows the undecided row beside
+    // its headline number, never inside it.
+    assert!(text.contains(&label), "the brief names the row: {text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("HUI (CTRL)") && l.ends_with(", 1 undetermined")),
+        "{text}"
+    );
 
     // A row the plan does not have is refused; the real one settles the round.
     harness()

@@ -80,7 +80,7 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
         ));
         out.push(format!(
             "{prefix_painted}  {}",
-            sanitize::excerpt(&s.verdict_reason, 240)
+            sanitize::excerpt(&s.verdict_reason, 600)
         ));
         if let Some(f) = &s.fired_by {
             out.push(format!(
@@ -104,8 +104,13 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
         let lines = s.number_lines();
         for key in HEADLINE_KEYS {
             if let Some(l) = lines.iter().find(|l| l.key == key) {
+                // Rows no reader decided stand beside the count, never inside it.
+                let undecided = match l.undetermined {
+                    0 => String::new(),
+                    n => format!(", {n} undetermined"),
+                };
                 out.push(format!(
-                    "{prefix_painted}  {:<16} {}",
+                    "{prefix_painted}  {:<16} {}{undecided}",
                     l.label,
                     l.value.display()
                 ));

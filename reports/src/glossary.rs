@@ -263,7 +263,7 @@ pub const TERMS: &[Term] = &[
     Term {
         name: "meaning",
         aliases: &["good", "expected", "bad", "unclear"],
-        group: Group::AnswerClass,
+        group: Group::Setup,
         means: "The word beside every row's class: what that class means for its arm and kind. good: what the arm should do (ARM delivering a positive, refusing a negative, following the planted value). expected: what CTRL does without a hand-off (not knowing a positive, the repository's value winning a conflict). bad: a fabrication, an empty answer, ARM missing what the seal carries, or CTRL knowing what only the hand-off tells. unclear: a hedge or an abstention to read. undecided: no reader decided.",
         expect: "CTRL's FAIL on a positive is expected, not bad; colours follow the meaning, not the class.",
     },
@@ -386,11 +386,22 @@ pub fn index() -> String {
     s
 }
 
-fn first_sentence(s: &str) -> &str {
-    match s.find(": ").or_else(|| s.find(". ")) {
-        Some(i) if i < 110 => &s[..i],
-        _ => s,
+/// The first sentence, for the one-line index: "Positive question: the value…" keeps what
+/// follows the colon, which is what tells PASS from FAIL. A sentence longer than the line is
+/// cut at a word with an ellipsis.
+fn first_sentence(s: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 140;
+    let end = s.find(". ").map_or(s.len(), |i| i + 1);
+    let sentence = &s[..end];
+    if sentence.chars().count() <= MAX {
+        return sentence.into();
     }
+    let cut = sentence
+        .char_indices()
+        .nth(MAX)
+        .map_or(sentence.len(), |(i, _)| i);
+    let at_word = sentence[..cut].rfind(' ').unwrap_or(cut);
+    format!("{}…", &sentence[..at_word]).into()
 }
 
 /// The README's glossary section body (between its markers): every term, grouped.

@@ -390,6 +390,10 @@ pub struct NumberLine {
     pub value: Value,
     /// Interpretation, label withholding or warning printed beside the value.
     pub note: String,
+    /// Rows of this line's population no reader decided (UNDETERMINED or CONTESTED): outside
+    /// the count, shown beside it in the brief. In JSON they are under `readers`.
+    #[serde(skip)]
+    pub undetermined: usize,
 }
 
 /// Every number of a round, the instrument verdict and the watermark.
@@ -1417,6 +1421,7 @@ impl Lines {
             label: label.to_string(),
             value,
             note,
+            undetermined: 0,
         });
     }
 
@@ -1511,6 +1516,7 @@ impl Summary {
                 Value::Proportion(p) => format!("{}/{} decided, ", p.k, p.n),
                 _ => String::new(),
             };
+            l.undetermined = n;
             let extra =
                 format!("{decided}{n} undetermined (outside the count, neither pass nor fail)");
             l.note = if l.note.is_empty() {

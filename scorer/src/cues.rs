@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.2.1";
+pub const CUES_VERSION: &str = "1.4.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,6 +34,10 @@ pub enum Cue {
     GuessAfterRefusal,
     /// A near-spelling of the token (separators, case, units, date forms) without the token.
     NearSpelling,
+    /// Conflict item: the true value is named beside a refusal or flag that does not end the
+    /// answer ("Y, in config.rs. The hand-off's X is referenced nowhere"): the answer may have
+    /// chosen the true value and refused only the planted one.
+    GeneralBesideRefusal,
 }
 
 impl Cue {
@@ -47,6 +51,7 @@ impl Cue {
             Cue::HedgeAtToken => "hedge_at_token",
             Cue::GuessAfterRefusal => "guess_after_refusal",
             Cue::NearSpelling => "near_spelling",
+            Cue::GeneralBesideRefusal => "general_beside_refusal",
         }
     }
 }
@@ -119,7 +124,11 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if maybe_refusal && absence_words(s) {
         out.push(Cue::AbsenceWords);
     }
-    if maybe_refusal && uncovered_language(s.spoken) {
+    // An answer in a partly covered language with none of its doubt words reads plainly.
+    if maybe_refusal
+        && (uncovered_language(s.spoken) || crate::partial::identified(s.spoken))
+        && crate::partial::read(s.spoken) == crate::partial::Reading::Doubtful
+    {
         out.push(Cue::UncoveredLanguage);
     }
     if maybe_not_answer && token_only_in_code(s) {
@@ -132,6 +141,14 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
             || (s.class == Class::AbstainedOnConflict && !abstains_last(s)))
     {
         out.push(Cue::PlantedAndGeneral);
+    }
+    if s.kind == Kind::Conflict
+        && s.class == Class::AbstainedOnConflict
+        && !s.has_tok
+        && s.general_seen
+        && (!abstains_last(s) || general_asserted_alone(s))
+    {
+        out.push(Cue::GeneralBesideRefusal);
     }
     // Conflict: the planted value named beside a refusal, hedged, with the true value absent
     // ("Probably X, I didn't see it pinned"): a guess that may be the answer's choice.
@@ -148,7 +165,11 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     }
     // A refusal followed by a guess: on a negative the guess is another value (FAIL), on a
     // positive it may be the value (the strict reading already says FAIL or RWT).
-    if s.has_ref && !s.has_tok && s.kind == Kind::Negative && guess_clause(s.spoken) {
+    if s.has_ref
+        && !s.has_tok
+        && s.kind == Kind::Negative
+        && (guess_clause(s.spoken) || contrast_after_refusal(s))
+    {
         out.push(Cue::GuessAfterRefusal);
     }
     if maybe_token && (near_spelling(s.text, s.token) || translated_word(s.text, s.token)) {
@@ -204,6 +225,72 @@ fn refusal_names_token(s: &Strict<'_>) -> bool {
         to = end + m.start();
     }
     names(s, &sp[from..to], s.token)
+}
+
+/// A sentence of its own names the true value, without the refusal, the planted token, or
+/// any absence or hedge word: "The path is `/etc/app/app.toml`. The hand-off's `agent.toml`
+/// is referenced nowhere" asserts the true value, whatever the refusal after it says.
+fn general_asserted_alone(s: &Strict<'_>) -> bool {
+    let Some(general) = s.general else {
+        return false;
+    };
+    // Sentences of the whole answer (a value in backticks is still the value named); the
+    // refusal's sentence is the one holding the refusal's words.
+    let refused = s
+        .refusal_span
+        .and_then(|(a, b)| s.spoken.get(a..b))
+        .unwrap_or("");
+    let mut start = 0;
+    let text = s.text;
+    let mut bounds: Vec<usize> = sentence_end_regex()
+        .find_iter(text)
+        .map(|m| m.end())
+        .take(400)
+        .collect();
+    bounds.push(text.len());
+    for end in bounds {
+        let sentence = &text[start..end];
+        let holds_refusal = !refused.is_empty() && sentence.contains(refused);
+        if !holds_refusal
+            && names(s, sentence, general)
+            && !names(s, sentence, s.token)
+            && !absence_regex().is_match(sentence)
+            && !hedge_regex().is_match(sentence)
+        {
+            return true;
+        }
+        start = end;
+    }
+    false
+}
+
+fn sentence_end_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"[.!?。！？;；](?:\s|$)|\n")
+}
+
+/// The refusal's own sentence goes on past a contrast ("not in the hand-off, but the config
+/// sets it to 5"): the answer may give a value from another place, which a reader calls an
+/// answer, not a refusal.
+fn contrast_after_refusal(s: &Strict<'_>) -> bool {
+    let Some((_, end)) = s.refusal_span else {
+        return false;
+    };
+    let sp = s.spoken;
+    if end > sp.len() || !sp.is_char_boundary(end) {
+        return false;
+    }
+    let rest = &sp[end..];
+    let sentence = match sentence_end_regex().find(rest) {
+        Some(m) => &rest[..m.start()],
+        None => rest,
+    };
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)\b(?:but|however|though|although|aber|jedoch|pero|sin embargo|mais|ma|mas|maar|ale|ama|tapi|nhưng|men)\b|\bно\b|\bале\b|但|不过|でも|けど|が、|하지만|지만",
+    )
+    .is_match(sentence)
 }
 
 /// `value` is in `text` as the classifier reads it ([`TokenMatch::reads`]).
@@ -292,6 +379,11 @@ fn choice_regex() -> &'static Regex {
         concat!(
             r"(?i)(?-u:\b)(?:so|therefore|thus|hence|going with|go with|i['’]?d say|i would say|i['’]?d go with|my answer|i['’]?d use|use|using|correct|right|authoritative|source of truth|outdated|out of date|stale|wrong|mistaken|typo|actually|in effect|wins|takes precedence|also|daher|deshalb|korrekt|richtig|veraltet|falsch|gilt|así que|por lo tanto|correcto|desactualizad\w*|erróne\w*|vale)(?-u:\b)",
             r"|따라서|그러므로|맞습니다|오래된|잘못|우선|したがって|なので|古い|誤り|優先|所以|因此|正确|过时|错误|应该|为准",
+            // French, Italian, Portuguese, Dutch, Polish, Swedish, Indonesian, Turkish,
+            // Vietnamese, Russian/Ukrainian: a wide list, since a missed choice word reads a
+            // chosen answer as an abstention.
+            r"|(?i)\b(?:donc|alors|correct\w*|obsolète\w*|périmé\w*|erroné\w*|fait foi|prévaut|à jour|quindi|dunque|corrett\w*|obsolet\w*|sbagliat\w*|prevale|aggiornat\w*|então|portanto|logo|corret\w*|desatualizad\w*|errad\w*|prevalece|atual|dus|daarom|juist|verouderd|fout|geldt|actueel|więc|zatem|poprawn\w*|właściw\w*|nieaktualn\w*|błędn\w*|obowiązuj\w*|aktualn\w*|så|därför|korrekt|rätt|inaktuell|föråldrad|fel|gäller|jadi|maka|benar|usang|salah|berlaku|terbaru|yani|doğru\w*|güncel|geçerli|hatalı|yanlış|eski)\b",
+            r"|vì vậy|nên|đúng|cũ|sai|chọn|hiện hành|đang chạy|поэтому|значит|то есть|верн|правильн|устарел|ошибочн|актуальн|важнее|тому|застаріл|правильн",
         ),
     )
 }
@@ -468,20 +560,26 @@ fn hedge_regex() -> &'static Regex {
     re(
         &R,
         concat!(
-            r"(?i)(?-u:\b)(?:in one place|in another|elsewhere|conflicting|inconsistent|contradict\w*|maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
+            r"(?i)(?-u:\b)(?:in one place|in another|elsewhere|conflicting|inconsistent|contradict\w*|tentative\w*|provisional\w*|not final|maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
             r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적|잠깐|아니,|인가요|일까요|인지",
             r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的|いや、|待って|でしょうか|ですか",
             r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般|不对|等等|吗",
             r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|eventuell|Korrektur|entweder|oder|Beispiel|üblicherweise|normalerweise|nein|Moment|doch nicht|geraten)\b",
             r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|corrijo|corrección|o bien|ejemplo|normalmente|por defecto|podría|puede ser|suposición|perdón|espera|mejor dicho)\b",
             r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
+            // The partly covered languages' hedges and candidate words (never a one-letter
+            // word: Italian `o` is the Portuguese article).
+            r"|(?i)\b(?:je suppose|supposition|ou bien|oppure|presumibilmente|suponho|possivelmente|ou|mogelijk|vermoedelijk|może|chyba|prawdopodobnie|lub|albo|kanske|troligen|förmodligen|eller|mungkin|kemungkinan|atau|tebakan|belki|olabilir|veya|có thể|co the|hoặc|hoac|možná|nebo)\b|наверное|можливо|мабуть|\bили\b|\bабо\b",
         ),
     )
 }
 
 fn hedge_at_token(s: &Strict<'_>) -> bool {
     let r = hedge_regex();
-    near_token(s, |w| r.is_match(&strip_token_self(w, s.token))) || token_asked_back(s)
+    // A hedge word inside a code span (`flags/default.json`) is a quotation, not a hedge.
+    near_token(s, |w| {
+        r.is_match(&strip_quoted(&strip_token_self(w, s.token)))
+    }) || token_asked_back(s)
 }
 
 /// The token echoed as a question ("X?", "¿X?", "Is it X?"): offered, not asserted.
@@ -536,6 +634,7 @@ fn guess_words(spoken: &str) -> bool {
             r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|üblicherweise|normalerweise|standardmäßig)\b",
             r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|normalmente|por defecto)\b",
             r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
+            r"|(?i)\b(?:sans doute|je pense|presumibilmente|suppongo|acho que|suponho|vermoedelijk|prawdopodobnie|chyba|może|kanske|troligen|förmodligen|mungkin|kemungkinan|belki|sanırım|galiba|olabilir|có thể|co the|pravděpodobně|možná)\b|наверное|скорее всего|можливо|мабуть|ймовірно",
         ),
     )
     .is_match(spoken)
@@ -1288,7 +1387,7 @@ mod tests {
     #[test]
     fn everyday_absence_without_a_strict_pattern_is_uncertain() {
         for a in [
-            "Nothing in the repo pins that.",
+            "Nothing in the repo nails that down.",
             "확인이 안 됩니다.",
             "Im Repository ist dazu nichts zu sehen.",
             "The hand-off is quiet here, there's no value I can point to.",
@@ -1319,11 +1418,66 @@ mod tests {
 
     #[test]
     fn uncovered_language_is_uncertain() {
-        let fr = "Je n'ai rien trouvé dans le dépôt à ce sujet, ce n'est pas documenté.";
+        let fr = "Le dépôt reste muet à ce sujet, ce n'est écrit nulle part.";
         assert!(cues(fr, Kind::Negative, "Kestrel", None).contains(&"uncovered_language"));
         let ru = "В репозитории нет никакой информации об этом.";
         assert!(cues(ru, Kind::Negative, "Kestrel", None).contains(&"uncovered_language"));
         assert!(!uncovered_language("The value is set in the config file."));
+    }
+
+    #[test]
+    fn a_plain_answer_in_a_partly_covered_language_is_certain_and_a_doubtful_one_is_not() {
+        // Answers a strict pattern cannot read: certain only without doubt words.
+        assert!(cues(
+            "Cổng của proxy staging là 8443.",
+            Kind::Positive,
+            "8443",
+            None
+        )
+        .is_empty());
+        assert!(cues(
+            "SDK jest przypięty do v2.4.1.",
+            Kind::Conflict,
+            "v2.4.1",
+            Some("v2.5.0")
+        )
+        .is_empty());
+        let hedged = "Tên mã có thể là Kestrel hoặc Osprey.";
+        assert!(!cues(hedged, Kind::Positive, "Kestrel", None).is_empty());
+        let unread = "Le dépôt reste muet à ce sujet.";
+        assert!(cues(unread, Kind::Negative, "Kestrel", None).contains(&"uncovered_language"));
+        // A script with no vocabulary stays uncertain, however plain.
+        let arabic = "المنفذ هو 8443 حسب ملف التسليم.";
+        assert!(cues(arabic, Kind::Positive, "8443", None).contains(&"uncovered_language"));
+    }
+
+    #[test]
+    fn the_true_value_beside_a_refusal_of_the_planted_one_is_uncertain() {
+        // Opens on the true value and disowns the planted one: may have chosen it.
+        let a = "Il file di configurazione è /etc/app/app.toml (src/config.rs:17). L'handoff parla di agent.toml, ma nel codice non c'è traccia di quel nome.";
+        assert!(cues(
+            a,
+            Kind::Conflict,
+            "/etc/app/agent.toml",
+            Some("/etc/app/app.toml")
+        )
+        .contains(&"general_beside_refusal"));
+        // The abstention comes last and names neither value: certain.
+        let b = "/etc/app/app.toml in the code, /etc/app/agent.toml in the hand-off. I can't tell which one is current.";
+        assert!(!cues(
+            b,
+            Kind::Conflict,
+            "/etc/app/agent.toml",
+            Some("/etc/app/app.toml")
+        )
+        .contains(&"general_beside_refusal"));
+    }
+
+    #[test]
+    fn a_hedge_word_inside_a_code_span_is_no_hedge() {
+        // `default` in a path does not make the refusal about the token.
+        let a = "Le nom de code est **Bluejay** (`flags/default.json:3`). Je n'ai pas trouvé le document de passation, mais la config est claire.";
+        assert!(cues(a, Kind::Positive, "Bluejay", None).contains(&"absence_words"));
     }
 
     #[test]

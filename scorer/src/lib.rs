@@ -11,6 +11,7 @@ pub mod error;
 pub mod fixtures;
 pub mod lexicon;
 pub mod model;
+mod partial;
 pub mod qset;
 pub mod rubric;
 mod spelling;

@@ -46,27 +46,40 @@ fn exact_re_spellings_are_the_value() {
     ] {
         assert_eq!(certain(a, Kind::Positive, t, None), Class::Pass, "{a}");
     }
-    // In a language the lexicon does not cover the value is seen; a refusal may be missed.
+    // In a partly covered language the value is seen; a plain answer is certain, one with a
+    // negation word may hold a refusal the strict patterns miss.
     assert_eq!(
-        read(
+        certain(
             "Заморозка начинается 14 марта 2027 года.",
             Kind::Positive,
             "2027-03-14",
             None
         ),
-        (Class::Pass, vec!["uncovered_language"])
+        Class::Pass
+    );
+    has_cue(
+        "Заморозка начинается 14 марта 2027 года, но это не окончательно.",
+        Kind::Positive,
+        "2027-03-14",
+        None,
+        "uncovered_language",
     );
     assert_eq!(
         certain("The proxy listens on 8,443.", Kind::Positive, "8443", None),
         Class::Pass
     );
-    // A guess in a re-spelled form is still a guess.
+    // A guess in a re-spelled form is still a guess: uncertain alone, and after a refusal the
+    // token named beside a refusal (a hedged guess after a refusal, by the label rules).
     has_cue(
-        "Not recorded. Maybe 8,443?",
+        "Maybe 8,443?",
         Kind::Negative,
         "8443",
         None,
         "hedge_at_token",
+    );
+    assert_eq!(
+        certain("Not recorded. Maybe 8,443?", Kind::Negative, "8443", None),
+        Class::RefusedWithToken
     );
     // On a conflict item, the repository's version without its `v` is the repository's value.
     has_cue(

@@ -530,7 +530,9 @@ pub fn seal_cmd(
     manifest::write_atomic(output, &json, force)?;
     println!(
         "manifest written: {} (base {})",
-        output.display(),
+        std::fs::canonicalize(output)
+            .unwrap_or_else(|_| output.to_path_buf())
+            .display(),
         &base.commit[..12]
     );
     print!("{}", design_lines(m.design.as_ref()));
@@ -701,7 +703,10 @@ pub fn doctor(json: bool, preflight: Option<PreflightAsk>) -> Result<Exit> {
     let (maj, min, rev) = git2::Version::get().libgit2_version();
     lines.push(("libgit2".into(), format!("{maj}.{min}.{rev}")));
     let path = std::env::var_os("PATH");
-    lines.extend(crate::agents::doctor_lines());
+    // Asked about some agents: the other CLIs are not run (each `--version`/`--help` call of a
+    // Node CLI costs seconds).
+    let only = preflight.as_ref().map_or(&[][..], |a| a.agents.as_slice());
+    lines.extend(crate::agents::doctor_lines(only));
     let mut exit = Exit::Ok;
     if let Some(ask) = &preflight {
         for (name, line, passed) in doctor_preflights(path.as_deref(), ask)? {

@@ -902,24 +902,35 @@ fn make_dispatches(
     Ok(plan)
 }
 
+/// An input's path as `round.json` records it: resolved, so `report` and `rescore` find it from
+/// any working directory (a path as typed, `../handoff/qset.tsv`, meant something only where the
+/// round was started).
+fn recorded_path(p: &Path) -> String {
+    std::fs::canonicalize(p)
+        .or_else(|_| std::path::absolute(p))
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// The inputs with their hashes, as `round.json` records them.
 fn input_records(opts: &RunOptions, inputs: &Inputs) -> Vec<InputRecord> {
     let mut v = vec![InputRecord {
         role: "qset".into(),
-        path: inputs.qset_path.display().to_string(),
+        path: recorded_path(&inputs.qset_path),
         sha256: manifest::sha256_hex(&inputs.qset_bytes),
     }];
     if let (Some(p), Some(b)) = (&opts.seal, &inputs.seal_bytes) {
         v.push(InputRecord {
             role: "seal".into(),
-            path: p.display().to_string(),
+            path: recorded_path(p),
             sha256: manifest::sha256_hex(b),
         });
     }
     if let (Some(p), Some(t)) = (&opts.protocol, &inputs.protocol) {
         v.push(InputRecord {
             role: "protocol".into(),
-            path: p.display().to_string(),
+            path: recorded_path(p),
             sha256: manifest::sha256_hex(t.as_bytes()),
         });
     }
