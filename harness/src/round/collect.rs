@@ -142,6 +142,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         uncarried: record.uncarried.clone(),
         protocol_given: Some(record.input("protocol").is_some()),
         timeline: record.timeline.clone(),
+        judge: record.judge.clone(),
     }
 }
 
