@@ -161,10 +161,11 @@ pub struct ReadingArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Second reader")]
 pub struct JudgeArgs {
-    /// The judge: claude, codex or gemini (run with tools off in an empty temp folder),
-    /// command:TEMPLATE ({prompt} or {prompt_file}, {model}; prints the JSON on stdout), or
-    /// openai:URL (an OpenAI-compatible endpoint over plain http, e.g.
-    /// openai:http://127.0.0.1:8080/v1; needs --judge-model).
+    /// The judge: claude, codex or gemini (run with tools off in an empty temp folder with a
+    /// fresh home, under --judge-sandbox), command:TEMPLATE ({prompt} or {prompt_file},
+    /// {model}; prints the JSON on stdout; also sandboxed), or openai:URL (an
+    /// OpenAI-compatible endpoint over plain http, e.g. openai:http://127.0.0.1:8080/v1;
+    /// needs --judge-model).
     #[arg(long, value_name = "AGENT")]
     pub judge: Option<String>,
     /// The model the judge is asked for ({model} in a template; required for openai:).
@@ -179,6 +180,12 @@ pub struct JudgeArgs {
     /// Judge calls run at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256), requires = "judge")]
     pub judge_jobs: u32,
+    /// The sandbox a preset or command: judge runs in, as an agent's --sandbox (its checkout
+    /// is the empty folder: it reads neither your home, nor the repository, nor the out-dir)
+    /// [default: the round's --sandbox for run, rejudge and rescore; auto for score]. An
+    /// openai: judge runs no process here: nothing to sandbox.
+    #[arg(long, value_enum, value_name = "MODE", requires = "judge")]
+    pub judge_sandbox: Option<SandboxArg>,
 }
 
 /// `--ledger`: what the ledger gate does with a positive the seal does not carry.
@@ -454,6 +461,13 @@ pub struct RescoreArgs {
     /// The reading of the answers (`--lexicon`, `--token-match`).
     #[command(flatten)]
     pub reading: ReadingArgs,
+    /// The second reader: after re-scoring, every non-empty answer is read by the judge (as
+    /// `harness rejudge` reads it) and the rescore's reports carry its readings; they go to
+    /// judge.jsonl in the rescore's folder (the round's own files stay untouched). Without
+    /// --judge, the round's earlier readings that still apply (same answer bytes, same
+    /// rubric) are kept.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 }
 
 /// `harness self-test`.

@@ -140,14 +140,16 @@ fn judge_of(a: &cli::JudgeArgs) -> anyhow::Result<Option<harness::reading::judge
     let Some(spec) = &a.judge else {
         return Ok(None);
     };
-    harness::reading::judge::Judge::parse(
+    let mut judge = harness::reading::judge::Judge::parse(
         spec,
         a.judge_model.clone(),
         std::time::Duration::from_secs(a.judge_timeout),
         a.judge_retries,
     )
-    .map(Some)
-    .map_err(|e| harness::exit::Fail::new(harness::exit::Exit::Usage, format!("{e:#}")).into())
+    .map_err(|e| harness::exit::Fail::new(harness::exit::Exit::Usage, format!("{e:#}")))?;
+    // Unset: a round's judge takes the round's --sandbox (Judge::for_round).
+    judge.sandbox = a.judge_sandbox.map(sandbox);
+    Ok(Some(judge))
 }
 
 fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Design> {
@@ -344,6 +346,8 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             })
         }
         Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
+            judge: judge_of(&a.judge)?,
+            judge_jobs: a.judge.judge_jobs as usize,
             out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             qset: a.qset,
             accept_qset_change: a.accept_qset_change,
@@ -425,7 +429,16 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 },
                 _ => unreachable!("clap requires --kind and --token without --batch"),
             };
-            let judge = judge_of(&a.judge)?;
+            // No round here: the judge's process runs under --judge-sandbox, else auto.
+            let judge = match judge_of(&a.judge)? {
+                Some(j) => {
+                    let mode = j.sandbox.unwrap_or(runners::SandboxMode::Auto);
+                    Some(j.sandboxed(mode, Vec::new()).map_err(|e| {
+                        harness::exit::Fail::new(Exit::GateRefused, format!("{e:#}"))
+                    })?)
+                }
+                None => None,
+            };
             commands::score(
                 input,
                 a.question.as_deref(),

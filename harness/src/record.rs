@@ -169,6 +169,12 @@ pub struct RoundRecord {
     /// section; empty for rounds recorded before dispatch times were.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline: Vec<reports::timeline::DispatchSpan>,
+    /// The second reader that last read the round's answers (`rejudge`, `run --judge`): who
+    /// (spec, model, rubric), under which sandbox and limits, when, and what the pass cost.
+    /// Absent for rounds no judge read and for rounds recorded before it was (they load as
+    /// `None` and every report says "no judge").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<reports::judge::JudgeInfo>,
     /// `--ledger`: `strict` (rounds before the flag) or `report`.
     #[serde(default = "ledger_strict")]
     pub ledger: String,

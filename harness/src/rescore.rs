@@ -22,6 +22,11 @@ pub struct RescoreOptions {
     pub qset: Option<PathBuf>,
     /// Accept a qset whose hash differs from the record.
     pub accept_qset_change: bool,
+    /// `--judge`: after re-scoring, every answer is read by this judge (the pass of
+    /// `harness rejudge`), `judge_jobs` calls at once.
+    pub judge: Option<crate::reading::judge::Judge>,
+    /// `--judge-jobs`.
+    pub judge_jobs: usize,
 }
 
 /// Finds the qset: `--qset`, else the recorded path, else the embedded demo's; its hash must be
@@ -305,18 +310,27 @@ fn round_record(out: &Path) -> Result<Option<RoundRecord>> {
 /// (the recorded one). For `harness lexicon suggest`: writes nothing (so takes no lock), refuses
 /// tampered answers.
 pub fn scored_rows(out: &Path) -> Result<(Qset, Vec<reports::Row>)> {
+    let (qset, _, entries) = round_answers(out)?;
+    let rows = finish::score_entries(out, &qset, &entries)?;
+    Ok((qset, rows))
+}
+
+/// A finished round's recorded qset, its record (when it has one) and its answers, tampered
+/// answers refused. Reads only.
+pub fn round_answers(out: &Path) -> Result<(Qset, Option<RoundRecord>, Vec<Entry>)> {
     require_out_dir(out)?;
     let record = round_record(out)?;
     let opts = RescoreOptions {
         out: out.to_path_buf(),
         qset: None,
         accept_qset_change: false,
+        judge: None,
+        judge_jobs: 1,
     };
     let (qset, _) = qset_for(record.as_ref(), &opts)?;
     let answers = entries_of(out, &qset)?;
     refuse_tampered(out, &answers.tampered, "suggestion")?;
-    let rows = finish::score_entries(out, &qset, &answers.entries)?;
-    Ok((qset, rows))
+    Ok((qset, record, answers.entries))
 }
 
 /// Runs `harness rescore`.
@@ -332,7 +346,28 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         println!("answers UNVERIFIED: a round from before answer hashes; an edited answer cannot be told from the agent's");
     }
     let entries = answers.entries;
-    let rows = finish::score_entries(out, &qset, &entries)?;
+    // Without --judge the round's readings that still apply (same answer bytes, same rubric)
+    // are kept; with it the answers are read again, into the rescore's own folder.
+    let earlier = crate::reading::judge::load(out)?;
+    let (judged, pass_info) = match &opts.judge {
+        Some(j) => {
+            let j = j
+                .clone()
+                .for_round(record.as_ref(), &std::path::absolute(out)?)
+                .map_err(|e| Fail::new(Exit::GateRefused, format!("{e:#}")))?;
+            let pass = crate::commands::rejudge::read_round(
+                out,
+                &qset,
+                &entries,
+                earlier,
+                &j,
+                opts.judge_jobs,
+            )?;
+            (pass.records, Some(pass.info))
+        }
+        None => (earlier, None),
+    };
+    let rows = finish::score_entries_with(out, &qset, &entries, &judged)?;
 
     let old: BTreeMap<(String, Arm, u32), String> =
         match std::fs::read_to_string(out.join("verdicts.csv")) {
@@ -363,6 +398,9 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
             old_fp.get(..12).unwrap_or(&old_fp)
         );
     }
+    if let Some(info) = &pass_info {
+        rec.judge = Some(info.clone());
+    }
     let meta = finish::meta_of(&rec, &qset);
     let report = Report::new(meta, rows);
 
@@ -371,6 +409,22 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
         chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
     ));
     std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    if let Some(info) = &pass_info {
+        // The round's own judge.jsonl stays as it was: this pass belongs to the rescore.
+        crate::reading::judge::store(&dir, &judged)?;
+        println!(
+            "{} of {} answers read by the judge ({} no reading), recorded in {}",
+            info.totals.read,
+            info.totals.calls,
+            info.totals.no_reading,
+            dir.join(crate::reading::judge::FILE).display()
+        );
+        println!(
+            "judge: {} · {}",
+            clean_line(&info.spec, 60),
+            info.totals.line()
+        );
+    }
     // The full tables go to the files (and `harness report`); the terminal gets what moved.
     finish::write_reports(&dir, &report, &qset)?;
 
@@ -512,6 +566,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         ledger: reports::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
         timeline: Vec::new(),
+        judge: None,
     }
 }
 
@@ -523,6 +578,8 @@ pub(crate) fn masked_for_terminal(out: &Path, report: &Report) -> Report {
         out: out.to_path_buf(),
         qset: None,
         accept_qset_change: false,
+        judge: None,
+        judge_jobs: 1,
     };
     match qset_for(record.as_ref(), &opts) {
         Ok((qset, _)) => finish::masked_for_terminal(report, &qset),
@@ -602,6 +659,8 @@ pub(crate) fn derived_report(out: &Path) -> Result<Report> {
             out: out.to_path_buf(),
             qset: None,
             accept_qset_change: false,
+            judge: None,
+            judge_jobs: 1,
         },
     )?;
     let answers = entries_of(out, &qset)?;

@@ -67,9 +67,11 @@ fn a_command_judge_decides_as_the_rule_says() {
     assert_eq!(v["class"], "UNDETERMINED");
     assert!(v["decided_by"].is_null());
 
-    // Both agree → both.
+    // Both agree → both. The judge copies its prompt to a log outside its sandbox, which
+    // only `--judge-sandbox none` lets it write (the sandbox is the next test's subject).
     let agree = judge_cmd(&format!("reply {{prompt_file}} PASS true {log_s}"));
-    let v = score(&env, CERTAIN_REFUSAL, &["--judge", &agree]);
+    let agree_flags = ["--judge", agree.as_str(), "--judge-sandbox", "none"];
+    let v = score(&env, CERTAIN_REFUSAL, &agree_flags);
     assert_eq!(
         (v["class"].as_str(), v["decided_by"].as_str()),
         (Some("PASS"), Some("both"))
@@ -86,7 +88,7 @@ fn a_command_judge_decides_as_the_rule_says() {
     assert_eq!(v["judge"]["reading"]["class"], "HALLUCINATED");
 
     // Lexicon uncertain → the judge's class.
-    let v = score(&env, UNCERTAIN_REFUSAL, &["--judge", &agree]);
+    let v = score(&env, UNCERTAIN_REFUSAL, &agree_flags);
     assert_eq!(
         (v["class"].as_str(), v["decided_by"].as_str()),
         (Some("PASS"), Some("judge"))
@@ -129,11 +131,13 @@ fn a_judge_that_answers_garbage_hangs_or_fails_gives_no_reading() {
         ("reply {prompt_file} PASS false", "contradicts"),
     ] {
         let judge = judge_cmd(mode);
+        // Only the hanging judge meets its limit: a sandboxed call takes a moment to start.
+        let timeout = if mode.starts_with("hang") { "1" } else { "60" };
         let flags = [
             "--judge",
             judge.as_str(),
             "--judge-timeout",
-            "1",
+            timeout,
             "--judge-retries",
             "1",
         ];
@@ -617,4 +621,316 @@ fn the_judge_is_part_of_the_sealed_design() {
     let env = TestEnv::new();
     let (out, _) = round_with(&env, &["--seal-judge", &reader, "--judge", &reader], 0);
     assert_eq!(summary(&out)["readers"]["decided_by"]["judge"], 1);
+}
+
+/// The round's `rescore-*` folders, oldest first.
+fn rescore_dirs(out: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("rescore-")
+        })
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn summary_in(dir: &std::path::Path) -> serde_json::Value {
+    summary(dir)
+}
+
+#[test]
+fn rescore_with_a_judge_reads_the_answers_into_its_own_folder() {
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    let reader = judge_cmd("reader {prompt_file}");
+
+    // rescore --judge: the answers are read, the UNDETERMINED row is decided by the judge, the
+    // readings and the judge's record are the rescore's; the round's own files are untouched.
+    let a = env
+        .harness()
+        .arg("rescore")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-jobs", "2"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("4 of 4 answers read by the judge"), "{text}");
+    assert!(
+        text.contains("judge: ") && text.contains("4 calls: 4 read"),
+        "{text}"
+    );
+    let dirs = rescore_dirs(&out);
+    let first = dirs.last().unwrap().clone();
+    let s = summary_in(&first);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "{s}");
+    assert_eq!(s["readers"]["decided_by"]["both"], 3, "{s}");
+    assert_eq!(s["meta"]["judge"]["totals"]["calls"], 4, "{s}");
+    let records = std::fs::read_to_string(first.join("judge.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4, "{records}");
+    assert!(
+        !out.join("judge.jsonl").exists(),
+        "the round's own judge.jsonl is not written by a rescore"
+    );
+    assert_eq!(summary(&out)["verdict"]["name"], "NEEDS_REVIEW");
+
+    // Without --judge a rescore keeps the round's readings that still apply.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader])
+        .assert()
+        .code(0);
+    let kept_before = std::fs::read(out.join("judge.jsonl")).unwrap();
+    env.harness().arg("rescore").arg(&out).assert().code(0);
+    let s = summary_in(rescore_dirs(&out).last().unwrap());
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "kept: {s}");
+
+    // rescore --judge with a judge that reads nothing: this rescore's rows are undecided
+    // again (its pass replaced the readings), and the round's judge.jsonl is as it was.
+    env.harness()
+        .arg("rescore")
+        .arg(&out)
+        .args([
+            "--judge",
+            &judge_cmd("garbage {prompt_file}"),
+            "--judge-retries",
+            "0",
+        ])
+        .assert()
+        .code(14);
+    let s = summary_in(rescore_dirs(&out).last().unwrap());
+    assert_eq!(
+        s["readers"]["undecided"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    assert_eq!(s["meta"]["judge"]["totals"]["no_reading"], 4, "{s}");
+    assert_eq!(std::fs::read(out.join("judge.jsonl")).unwrap(), kept_before);
+    assert_eq!(summary(&out)["verdict"]["name"], "OK");
+}
+
+#[test]
+fn the_judge_and_its_totals_are_recorded_and_reported() {
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    // A round no judge read: round.json has no judge (as every round before judges were
+    // recorded) and every report says "no judge".
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
+    assert!(round.get("judge").is_none(), "{round}");
+    for file in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(
+            text.contains("no judge (the lexicon read the answers alone)"),
+            "{file}"
+        );
+    }
+    assert!(summary(&out)["meta"]["judge"].is_null());
+
+    // A command judge that fails every attempt, retried once: 4 calls, 8 attempts, no reading;
+    // a command reports no tokens and no cost, said as "not reported", never 0.
+    let a = env
+        .harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &judge_cmd("garbage {prompt_file}"),
+            "--judge-retries",
+            "1",
+            "--judge-timeout",
+            "77",
+            "--judge-jobs",
+            "3",
+        ])
+        .assert()
+        .code(14);
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("judge: "))
+        .unwrap_or_else(|| panic!("no judge line in the closing summary:\n{stdout}"));
+    assert!(
+        line.contains("4 calls: 0 read, 4 no reading · 8 attempts (4 retries) · tokens not reported · cost not reported"),
+        "{line}"
+    );
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
+    let j = &round["judge"];
+    assert!(
+        j["spec"].as_str().unwrap().contains("judge.sh garbage"),
+        "{j}"
+    );
+    assert_eq!(j["rubric_sha256"].as_str().unwrap().len(), 64, "{j}");
+    assert_eq!(
+        (
+            j["timeout_secs"].as_u64(),
+            j["retries"].as_u64(),
+            j["jobs"].as_u64()
+        ),
+        (Some(77), Some(1), Some(3)),
+        "{j}"
+    );
+    // The round ran under --sandbox none: so did its judge.
+    assert_eq!(j["sandbox"], "none", "{j}");
+    assert_eq!(j["isolation"], "none", "{j}");
+    assert!(!j["last_read"].as_str().unwrap().is_empty());
+    let t = &j["totals"];
+    assert_eq!(
+        (
+            t["calls"].as_u64(),
+            t["read"].as_u64(),
+            t["no_reading"].as_u64(),
+            t["attempts"].as_u64()
+        ),
+        (Some(4), Some(0), Some(4), Some(8)),
+        "{t}"
+    );
+    assert!(
+        t["input_tokens"].is_null() && t["cost_usd"].is_null(),
+        "{t}"
+    );
+    assert_eq!(summary(&out)["meta"]["judge"], *j);
+    for file in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(text.contains("judge.sh garbage"), "{file}");
+        assert!(
+            text.contains("sandbox none (none) · timeout 77s, retries 1, jobs 3"),
+            "{file}"
+        );
+        assert!(
+            text.contains(
+                "4 no reading · 8 attempts (4 retries) · tokens not reported · cost not reported"
+            ),
+            "{file}"
+        );
+    }
+
+    // An endpoint that reports usage: the tokens are summed over the calls; no cost reported.
+    let (url, _) =
+        openai_server(r#"{"class": "PASS", "refuses": true, "reason": "says the repo is silent"}"#);
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &format!("openai:{url}"),
+            "--judge-model",
+            "local-7b",
+        ])
+        .assert()
+        .code(0);
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
+    let j = &round["judge"];
+    assert_eq!(j["model"], "local-7b");
+    assert!(
+        j["sandbox"].as_str().unwrap().starts_with("not applicable"),
+        "{j}"
+    );
+    // The canned reply (PASS, refuses) contradicts itself on the two positive rows: no
+    // reading, retried once; every attempt's tokens count.
+    let t = &j["totals"];
+    assert_eq!(
+        (
+            t["calls"].as_u64(),
+            t["read"].as_u64(),
+            t["attempts"].as_u64()
+        ),
+        (Some(4), Some(2), Some(6)),
+        "{j}"
+    );
+    assert_eq!(t["input_tokens"], 6 * 812, "{j}");
+    assert_eq!(t["output_tokens"], 6 * 21, "{j}");
+    assert!(t["cost_usd"].is_null(), "{j}");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("tokens in 4872 out 126 · cost not reported"),
+        "{md}"
+    );
+}
+
+/// Whether the judge's sandbox can close files here: Landlock (auto degrades without it,
+/// and then nothing keeps a judge out of the home). Prints why when not.
+fn landlock_here() -> bool {
+    let caps = runners::sandbox::probe();
+    if caps.landlock_abi.is_none() {
+        println!(
+            "SKIPPED: no Landlock on this machine ({}): the judge's sandbox cannot close files",
+            caps.landlock_error.unwrap_or_default()
+        );
+        return false;
+    }
+    true
+}
+
+#[test]
+fn a_sandboxed_judge_cannot_read_the_users_home_or_the_repository() {
+    if !landlock_here() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    // A file in the user's (the test environment's) real home, and the round's repository.
+    let secret = env.home().join("notes.txt");
+    std::fs::write(&secret, "home-secret-line\n").unwrap();
+    let readme = env.tmp().join("round/repo/README.md");
+    assert!(readme.is_file());
+    // Named in a list file: a file named on the command line is one the sandbox lets read.
+    let list = env.tmp().join("peek.list");
+    std::fs::write(
+        &list,
+        format!("{}\n{}\n", secret.display(), readme.display()),
+    )
+    .unwrap();
+    let peek = judge_cmd(&format!("peek {{prompt_file}} {}", list.display()));
+
+    // `harness score`: auto by default. The judge's process reads neither file.
+    let v = score(&env, UNCERTAIN_REFUSAL, &["--judge", &peek]);
+    assert_eq!(v["judge"]["reading"]["reason"], "no access", "{v}");
+    assert_eq!(v["judge"]["isolation"], "full", "{v}");
+    // The probe can say "open": without the sandbox it reads both.
+    let v = score(
+        &env,
+        UNCERTAIN_REFUSAL,
+        &["--judge", &peek, "--judge-sandbox", "none"],
+    );
+    assert_eq!(
+        v["judge"]["reading"]["reason"], "read: home-secret-line; A small service.",
+        "{v}"
+    );
+
+    // `rejudge`: the round's --sandbox (none here) unless --judge-sandbox says otherwise.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &peek, "--judge-sandbox", "landlock"])
+        .assert()
+        .code(14);
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert!(
+        records
+            .lines()
+            .all(|l| l.contains("\"reason\":\"no access\"")),
+        "{records}"
+    );
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
+    assert_eq!(round["judge"]["sandbox"], "landlock");
+    // Without the flag the judge runs as the round's agents did (--sandbox none): it reads
+    // the home, and its readings (each negative HALLUCINATED) void the round.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &peek])
+        .assert()
+        .code(3);
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert!(records.contains("home-secret-line"), "{records}");
 }

@@ -8,6 +8,11 @@
 //! seal with its own tool inside the sandbox and answers the positive item (PASS), and every
 //! other answer is "I don't know" (negative PASS in both arms) → `OK`, exit 0. In discover
 //! mode nothing names the seal, ARM cannot answer → `INSTRUMENT_INCOMPLETE`, exit 4.
+//!
+//! The preset judges (`--judge claude|codex|gemini`, issue 20): a round of a scripted
+//! `command:` agent ends `NEEDS_REVIEW` (one answer the lexicon cannot read), then `harness
+//! rejudge` asks the real CLI, under the round's sandbox, with its tools off; the endpoint
+//! answers the rubric's prompt with the strict JSON, and the round is decided (`OK`).
 
 mod common;
 use common::*;
@@ -360,4 +365,142 @@ fn codex_whose_own_sandbox_cannot_start_is_a_failed_dispatch_naming_the_cause() 
         errs.iter().any(|e| e.contains("sandbox could not start")),
         "the cause is named: {errs:?}"
     );
+}
+
+/// A finished round whose CTRL negative says "Nothing in the repo pins that." (UNDETERMINED to
+/// the lexicon, so the round needs review, exit 14), run by a scripted `command:` agent under
+/// `--sandbox auto`; `work` holds the repository, the inputs and the out-dir.
+fn undetermined_round(work: &Path) -> PathBuf {
+    let repo = work.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(
+        &repo,
+        &[
+            ("README.md", b"A small service.\n"),
+            (".gitignore", b"tracks/\n"),
+        ],
+    );
+    let pos = tok("cod");
+    let neg = tok("reg");
+    let qset = work.join("q.tsv");
+    write_qset(
+        &qset,
+        &[
+            ["q1", "positive", "What is the release codename?", &pos],
+            [
+                "q2",
+                "negative",
+                "Which cloud region hosts production?",
+                &neg,
+            ],
+        ],
+    );
+    let seal = work.join("handoff.md");
+    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+    let script = work.join("agent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
+    )
+    .unwrap();
+    let out = work.join("out");
+    harness()
+        .args(["run", "--quiet", "--reps", "1", "--sandbox", "auto"])
+        .arg("--agent")
+        .arg(format!("command:sh {} {{prompt}}", script.display()))
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--seal")
+        .arg(&seal)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(14);
+    out
+}
+
+/// `harness rejudge OUT --judge <preset>` against the scripted endpoint: every answer gets a
+/// reading from the real CLI, the undetermined row is decided by the judge, the round is OK.
+fn preset_judge_decides_the_round(judge: &str) {
+    if cli(judge).is_none() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(root.path(), "ok");
+    let out = undetermined_round(root.path());
+    let path = format!("{}:{}", agents_bin().display(), hermetic_path());
+    let a = harness()
+        .env("PATH", path)
+        .env("ANTHROPIC_BASE_URL", ep.url())
+        .env("ANTHROPIC_API_KEY", "sk-scripted")
+        .env("OPENAI_BASE_URL", format!("{}/v1", ep.url()))
+        .env("OPENAI_API_KEY", "sk-scripted")
+        .env("GOOGLE_GEMINI_BASE_URL", ep.url())
+        .env("GEMINI_API_KEY", "scripted")
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            judge,
+            "--judge-timeout",
+            "180",
+            "--judge-jobs",
+            "2",
+        ])
+        .timeout(Duration::from_secs(900))
+        .assert();
+    let o = a.get_output();
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap_or_default();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{judge}: the judge decides the round\n{}\n{}\n{records}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(records.lines().count(), 4, "{records}");
+    assert!(
+        records.lines().all(|l| !l.contains("\"reading\":null")),
+        "every answer read: {records}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["readers"]["decided_by"]["judge"], 1, "{s}");
+    assert_eq!(s["readers"]["decided_by"]["both"], 3, "{s}");
+    let j = &s["meta"]["judge"];
+    assert_eq!(j["spec"], judge);
+    assert_eq!(j["sandbox"], "auto", "the round's sandbox: {j}");
+    assert_eq!(j["totals"]["read"], 4, "{j}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("judge: "))
+        .unwrap_or_else(|| panic!("no judge line in the closing summary:\n{stdout}"));
+    println!("{judge}: {line}\n  isolation: {}", j["isolation"]);
+    // The judge answered from the rubric's prompt, with no tool call.
+    assert_eq!(
+        ep.tool_results(),
+        0,
+        "a judge with its tools off ran a tool"
+    );
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn claude_judges_a_round() {
+    preset_judge_decides_the_round("claude");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn codex_judges_a_round() {
+    preset_judge_decides_the_round("codex");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn gemini_judges_a_round() {
+    preset_judge_decides_the_round("gemini");
 }

@@ -138,6 +138,14 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
             .map(|c| sanitize::excerpt(c, 60))
             .unwrap_or_else(|| "not reported".into()),
     ));
+    // The second reader's last pass, when one read the round: its totals beside the agents'.
+    if let Some(j) = &report.meta.judge {
+        out.push(format!(
+            "judge: {} · {}",
+            sanitize::excerpt(&j.spec, 60),
+            j.totals.line()
+        ));
+    }
     out.push(format!(
         "manifest: {}{}",
         s.manifest.as_str(),
@@ -185,5 +193,6 @@ pub fn json(report: &Report, facts: &RunFacts, exit: i32) -> serde_json::Value {
         "design_sealed": s.design_sealed,
         "headline": headline,
         "dispatches": facts,
+        "judge": report.meta.judge.as_ref().map(|j| j.cleaned()),
     })
 }

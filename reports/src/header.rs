@@ -67,6 +67,18 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
             ),
         ),
         ("ledger", ledger_field(m)),
+        (
+            "judge",
+            match &m.judge {
+                Some(j) => j.who(&scorer::rubric::sha256()),
+                None => crate::judge::NO_JUDGE.to_string(),
+            },
+        ),
+    ];
+    if let Some(j) = &m.judge {
+        out.push(("judge pass", j.totals.line()));
+    }
+    out.extend([
         ("base", clean(&m.base_sha)),
         (
             "time",
@@ -99,7 +111,7 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
             "verdict",
             format!("{} (exit {})", s.verdict_display(), s.verdict.exit_code()),
         ),
-    ];
+    ]);
     out.push(("answers", answers.to_string()));
     out.push((
         "watermark",

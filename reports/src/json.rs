@@ -94,6 +94,7 @@ fn clean_meta(meta: &RoundMeta) -> RoundMeta {
     m.seal_name = m.seal_name.map(|s| sanitize::excerpt(&s, 200));
     m.qset_name = sanitize::excerpt(&m.qset_name, 200);
     m.ledger = sanitize::excerpt(&m.ledger, 20);
+    m.judge = m.judge.map(|j| j.cleaned());
     for q in &mut m.uncarried {
         *q = sanitize::excerpt(q, 200);
     }

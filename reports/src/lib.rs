@@ -14,6 +14,7 @@ pub mod glossary;
 mod header;
 pub mod html;
 pub mod json;
+pub mod judge;
 pub mod lanes;
 pub mod markdown;
 pub mod meaning;
@@ -132,7 +133,7 @@ pub struct QuestionInfo {
 }
 
 /// What the report header needs to know about a round besides its rows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RoundMeta {
     /// Version of the harness binary that ran the round.
     pub harness_version: String,
@@ -191,6 +192,10 @@ pub struct RoundMeta {
     /// records carry no times, said as "not recorded").
     #[serde(default)]
     pub timeline: Vec<timeline::DispatchSpan>,
+    /// The second reader that last read the round's answers, with that pass's totals; `None`
+    /// for a round no judge read (and every round recorded before judges were recorded).
+    #[serde(default)]
+    pub judge: Option<judge::JudgeInfo>,
 }
 
 /// The ledger word of rounds recorded before `--ledger` existed: they were all strict.

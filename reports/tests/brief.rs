@@ -151,3 +151,53 @@ fn rows_read_as_expected_bad_or_good_for_their_arm() {
         );
     }
 }
+
+/// A judge record as `harness rejudge` writes it: a hostile spec, nothing reported.
+fn judged(mut r: reports::Report) -> reports::Report {
+    r.meta.judge = Some(reports::judge::JudgeInfo {
+        spec: "command:./j.sh \x1b[31m{prompt_file}".into(),
+        model: None,
+        rubric_version: "v1".into(),
+        rubric_sha256: scorer::rubric::sha256(),
+        timeout_secs: 120,
+        retries: 1,
+        jobs: 4,
+        sandbox: "auto".into(),
+        isolation: "full".into(),
+        last_read: "2026-01-02T03:04:05Z".into(),
+        totals: reports::judge::JudgeTotals {
+            calls: 4,
+            read: 3,
+            no_reading: 1,
+            attempts: 5,
+            wall_ms: 1_200,
+            ..Default::default()
+        },
+    });
+    r
+}
+
+#[test]
+fn a_judged_rounds_brief_states_the_judges_totals_never_a_zero_cost() {
+    let r = judged(ok_round());
+    let text = brief::render(&r, &facts(0), false);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("judge: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.ends_with(
+            "4 calls: 3 read, 1 no reading · 5 attempts (1 retries) · tokens not reported · cost not reported · wall 1.2s"
+        ),
+        "{line}"
+    );
+    assert!(!text.contains('\x1b'), "the spec is sanitized: {text}");
+    let v = brief::json(&r, &facts(0), 0);
+    assert_eq!(v["judge"]["totals"]["calls"], 4);
+    assert!(v["judge"]["totals"]["cost_usd"].is_null());
+    assert!(!v["judge"]["spec"].as_str().unwrap().contains('\x1b'));
+    // Without a judge: no judge line, `judge: null`.
+    let text = brief::render(&ok_round(), &facts(0), false);
+    assert!(!text.contains("judge:"), "{text}");
+    assert!(brief::json(&ok_round(), &facts(0), 0)["judge"].is_null());
+}

@@ -4,6 +4,11 @@
 #   garbage prints prose instead of the JSON object
 #   hang    sleeps far past any test's --judge-timeout
 #   fail    prints valid JSON but exits non-zero
+#   peek    judge.sh peek PROMPT_FILE LIST: tries to read each file named in LIST, one path a
+#           line (the sandbox test names the user's real home and the round's repository; a
+#           list, because a file named on the command line is one the sandbox lets the program
+#           read); a reading whose reason says what it read ("read: <first line>; …") or
+#           "no access"
 #   reader  reads the prompt as a plain reader would: the expected value inside the fenced
 #           answer is an answer (PASS / HALLUCINATED / CONFLICT_FOLLOWED), else a refusal
 #           (FAIL / PASS / ABSTAINED_ON_CONFLICT); copies the prompt to CLASS (a log) if given
@@ -40,6 +45,22 @@ reader)
         r=true
     fi
     printf '{"class": "%s", "refuses": %s, "reason": "read by the script"}\n' "$c" "$r"
+    ;;
+peek)
+    seen=""
+    while IFS= read -r f; do
+        if line=$(head -n 1 "$f" 2>/dev/null) && [ -n "$line" ]; then
+            seen="$seen${seen:+; }$line"
+        fi
+    done <"$3"
+    kind=$(sed -n "s/^The question's kind is \(.*\)\.\$/\1/p" "$prompt")
+    if [ -n "$seen" ]; then
+        [ "$kind" = positive ] && c=PASS || c=HALLUCINATED
+        printf '{"class": "%s", "refuses": false, "reason": "read: %s"}\n' "$c" "$seen"
+    else
+        [ "$kind" = positive ] && c=FAIL || c=PASS
+        printf '{"class": "%s", "refuses": true, "reason": "no access"}\n' "$c"
+    fi
     ;;
 fail)
     printf '{"class": "%s", "refuses": %s, "reason": "then fails"}\n' "$class" "$refuses"

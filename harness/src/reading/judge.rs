@@ -8,21 +8,28 @@
 //! A call that fails to start, times out, exits non-zero or answers anything but the rubric's
 //! strict JSON is **no reading**: never a class. It is retried (`--judge-retries`) like a
 //! dispatch. The judge is shown the question, the values and the answer, never the arm.
+//!
+//! A preset or `command:` judge runs through the same sandbox wrapper as the round's agents
+//! (`harness __sandbox`, `--judge-sandbox`, by default the round's `--sandbox`; `auto` for
+//! `harness score`), with the empty folder as its checkout: it cannot read the user's home,
+//! the repository or the out-dir. An `openai:` judge is an HTTP call from the harness itself;
+//! no process of the judge's runs here, so there is nothing to sandbox.
 
 use anyhow::{anyhow, bail, Result};
-use runners::{AgentKind, AgentSpec};
+use runners::{AgentKind, AgentSpec, SandboxMode};
 use scorer::rubric::{self, Item, Judgement};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How a judge is reached.
 #[derive(Debug, Clone)]
 enum Transport {
-    /// A preset CLI or a `command:` template, run as a child process.
-    Process(AgentSpec),
+    /// A preset CLI or a `command:` template, run as a child process, with what its preset
+    /// adds to every run (variables, a settings file; empty for a template).
+    Process(Box<(AgentSpec, runners::PresetSetup)>),
     /// An OpenAI-compatible chat-completions endpoint.
     OpenAi {
         /// `http://host:port/path` as given (the base; `/chat/completions` is appended).
@@ -42,6 +49,12 @@ pub struct Judge {
     pub timeout: Duration,
     /// Extra attempts after a call that gave no reading.
     pub retries: u32,
+    /// `--judge-sandbox`; `None` until a command chooses (a round's judge takes the round's
+    /// `--sandbox`, see [`Judge::for_round`]; `harness score` takes `auto`).
+    pub sandbox: Option<SandboxMode>,
+    /// Folders no read rule of the judge's sandbox may cover (the round's repository, out-dir
+    /// and inputs), as for the round's agents.
+    forbid: Vec<PathBuf>,
 }
 
 /// How manifests, designs and judge records name a judge: the `--judge` spec, and the model
@@ -74,6 +87,10 @@ pub struct JudgeCall {
     pub cost_usd: Option<f64>,
     /// Wall time over all attempts, milliseconds.
     pub duration_ms: u64,
+    /// The isolation the sandbox wrapper reported for the last attempt's process (`None` for
+    /// an `openai:` call, which runs no process).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<String>,
 }
 
 /// What one attempt reported beside its reply.
@@ -89,6 +106,36 @@ fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
         (None, None) => None,
         (x, y) => Some(x.unwrap_or(0) + y.unwrap_or(0)),
     }
+}
+
+/// What a preset adds to every run of it as a judge (the same as for a round's agent: its
+/// endpoint and key variables, Gemini's settings file), its flags inserted. A command that
+/// chooses Codex's own sandbox keeps it, as `--agent` does: the judge's `--sandbox read-only`
+/// (from [`tools_off`]) is such a choice, so Codex's bypass flag is never added.
+fn preset_setup(agent: &mut AgentSpec) -> Result<runners::PresetSetup> {
+    let AgentKind::Preset(p) = agent.kind else {
+        return Ok(runners::PresetSetup::default());
+    };
+    let env = |k: &str| std::env::var(k).ok();
+    let mut setup = p.setup(&runners::agent::SetupInput {
+        sandboxed: true,
+        deliver: false,
+        env: &env,
+    });
+    if agent
+        .template
+        .iter()
+        .any(|a| a == "-s" || a.starts_with("--sandbox"))
+    {
+        setup
+            .args
+            .retain(|a| a != "--dangerously-bypass-approvals-and-sandbox");
+    }
+    *agent = agent
+        .clone()
+        .with_config(&setup.args, &[])
+        .map_err(|e| anyhow!("--judge {}: {e}", agent.name))?;
+    Ok(setup)
 }
 
 /// The flags that turn a preset's tools off (inserted right after its subcommand), so a judge
@@ -144,7 +191,8 @@ impl Judge {
                 }
             }
             tools_off(&mut agent);
-            Transport::Process(agent)
+            let setup = preset_setup(&mut agent)?;
+            Transport::Process(Box::new((agent, setup)))
         };
         Ok(Judge {
             spec: spec.to_string(),
@@ -152,7 +200,117 @@ impl Judge {
             model,
             timeout,
             retries,
+            sandbox: None,
+            forbid: Vec::new(),
         })
+    }
+
+    /// Runs the judge's process under `mode` with `forbid` kept out of every read rule. `full`
+    /// on a kernel missing a layer is refused here, before any call.
+    pub fn sandboxed(mut self, mode: SandboxMode, forbid: Vec<PathBuf>) -> Result<Judge> {
+        if matches!(self.transport, Transport::Process(..)) {
+            runners::sandbox::preflight(mode, &runners::sandbox_probe())
+                .map_err(|e| anyhow!("--judge-sandbox {}: {e}", mode.name()))?;
+        }
+        self.sandbox = Some(mode);
+        self.forbid = forbid;
+        Ok(self)
+    }
+
+    /// The judge of a finished round: `--judge-sandbox` when given, else the round's recorded
+    /// `--sandbox` (`auto` when the record does not say), with the round's repository, out-dir
+    /// and inputs forbidden as they were to its agents.
+    pub fn for_round(
+        self,
+        record: Option<&crate::record::RoundRecord>,
+        out: &Path,
+    ) -> Result<Judge> {
+        let mode = self.sandbox.unwrap_or_else(|| {
+            record
+                .and_then(|r| r.sandbox.parse::<SandboxMode>().ok())
+                .unwrap_or(SandboxMode::Auto)
+        });
+        let mut forbid = vec![out.to_path_buf()];
+        if let Some(r) = record {
+            if !r.base.repo.is_empty() {
+                forbid.push(PathBuf::from(&r.base.repo));
+            }
+            forbid.extend(
+                r.inputs
+                    .iter()
+                    .filter(|i| !i.path.is_empty())
+                    .filter_map(|i| std::path::absolute(&i.path).ok()),
+            );
+        }
+        self.sandboxed(mode, forbid)
+    }
+
+    /// The sandbox mode as records name it: the mode, or that an endpoint runs no process.
+    pub fn sandbox_name(&self) -> String {
+        match self.transport {
+            Transport::OpenAi { .. } => {
+                "not applicable (HTTP endpoint: no judge process runs here)".into()
+            }
+            Transport::Process(..) => self.mode().name().into(),
+        }
+    }
+
+    fn mode(&self) -> SandboxMode {
+        self.sandbox.unwrap_or(SandboxMode::Auto)
+    }
+
+    /// The record of a pass of this judge over a round's answers: who, how, when, and the
+    /// totals of `calls` (made `jobs` at once, taking `wall` in all).
+    pub fn info(
+        &self,
+        calls: &[JudgeCall],
+        jobs: usize,
+        wall: Duration,
+    ) -> reports::judge::JudgeInfo {
+        let mut t = reports::judge::JudgeTotals {
+            calls: calls.len() as u64,
+            wall_ms: wall.as_millis() as u64,
+            ..Default::default()
+        };
+        let mut levels = Vec::new();
+        for c in calls {
+            t.attempts += u64::from(c.attempts);
+            if c.reading.is_some() {
+                t.read += 1;
+            } else {
+                t.no_reading += 1;
+            }
+            if c.input_tokens.is_some() || c.output_tokens.is_some() {
+                t.tokens_reported += 1;
+            }
+            t.input_tokens = add(t.input_tokens, c.input_tokens);
+            t.output_tokens = add(t.output_tokens, c.output_tokens);
+            if let Some(cost) = c.cost_usd {
+                t.cost_usd = Some(t.cost_usd.unwrap_or(0.0) + cost);
+                t.cost_reported += 1;
+            }
+            if let Some(l) = &c.isolation {
+                levels.push(l.clone());
+            }
+        }
+        let isolation = if levels.is_empty() {
+            String::new()
+        } else {
+            crate::sandbox::round_level(self.mode(), &levels)
+        };
+        reports::judge::JudgeInfo {
+            spec: self.spec.clone(),
+            model: self.model.clone(),
+            rubric_version: rubric::RUBRIC_VERSION.to_string(),
+            rubric_sha256: rubric::sha256(),
+            timeout_secs: self.timeout.as_secs(),
+            retries: self.retries,
+            jobs: jobs as u32,
+            sandbox: self.sandbox_name(),
+            isolation,
+            last_read: chrono::Utc::now().to_rfc3339(),
+            totals: t,
+        }
     }
 
     /// What records name this judge by: its spec, and its model when one was given.
@@ -170,7 +328,9 @@ impl Judge {
             call.attempts += 1;
             let mut spent = Spent::default();
             let reply = match &self.transport {
-                Transport::Process(agent) => self.run_process(agent, &prompt, &mut spent),
+                Transport::Process(p) => {
+                    self.run_process(&p.0, &p.1, &prompt, &mut spent, &mut call.isolation)
+                }
                 Transport::OpenAi { base } => self.post_openai(base, &prompt, &mut spent),
             };
             call.input_tokens = add(call.input_tokens, spent.input_tokens);
@@ -216,7 +376,14 @@ impl Judge {
         out.into_inner().expect("judge results")
     }
 
-    fn run_process(&self, agent: &AgentSpec, prompt: &str, spent: &mut Spent) -> Result<String> {
+    fn run_process(
+        &self,
+        agent: &AgentSpec,
+        setup: &runners::PresetSetup,
+        prompt: &str,
+        spent: &mut Spent,
+        isolation: &mut Option<String>,
+    ) -> Result<String> {
         // An empty folder to run in and a fresh home: the judge sees no checkout, no memory.
         let root = tempfile::Builder::new().prefix("judge-").tempdir()?;
         let work = root.path().join("work");
@@ -224,6 +391,9 @@ impl Judge {
         let home = runners::process::DispatchHome::create(&root.path().join("d"))?;
         if let Some(user_home) = std::env::var_os("HOME").map(PathBuf::from) {
             runners::agent::install_credentials(agent, &user_home, &home.home)?;
+        }
+        if let Some((rel, value)) = &setup.settings {
+            runners::agent::merge_settings(&home.home.join(rel), value)?;
         }
         let prompt_file = home.write_prompt_file(prompt)?;
         let exe = std::env::current_exe()?;
@@ -234,13 +404,27 @@ impl Judge {
             workdir: &work,
             harness_exe: &exe,
         })?;
+        // The round's agents' wrapper, with the empty folder as the checkout: no read rule
+        // reaches the user's home, the repository or the out-dir.
+        let report = root.path().join("sandbox.json");
+        let plan = crate::sandbox::SandboxPlan {
+            mode: self.mode(),
+            forbid: self.forbid.clone(),
+            overlay: false,
+        };
+        let argv = plan.wrap(&exe, &work, &home, &report, None, argv);
         let mut run = runners::process::RunSpec::new(argv, work.clone(), home, self.timeout);
         run.pass_env = agent.credential_env.clone();
+        run.set_env = setup.env.clone();
         if agent.prompt_stdin {
             run.stdin = Some(prompt.as_bytes().to_vec());
         }
         let groups = runners::process::ProcessGroups::new();
         let out = runners::process::run(&run, &groups)?;
+        *isolation = Some(plan.level_of(&report));
+        if let Some(why) = plan.failure(&report, out.exit_code) {
+            bail!("the judge's sandbox: {why}");
+        }
         let activity = runners::read_activity(agent, &out.stdout, &out.stderr);
         spent.input_tokens = activity.input_tokens;
         spent.output_tokens = activity.output_tokens;
@@ -472,9 +656,10 @@ mod tests {
         assert!(Judge::parse("openai:https://x/v1", Some("m".into()), t, 0).is_err());
         assert!(Judge::parse("baseline-grep", None, t, 0).is_err());
         let j = Judge::parse("claude", None, t, 0).unwrap();
-        let Transport::Process(a) = &j.transport else {
+        let Transport::Process(p) = &j.transport else {
             panic!()
         };
+        let a = &p.0;
         assert_eq!(&a.template[..4], ["claude", "-p", "--tools", ""]);
         assert!(Judge::parse("command:echo {prompt}", None, t, 0).is_ok());
     }

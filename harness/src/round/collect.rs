@@ -30,9 +30,20 @@ pub struct Entry {
 /// Scores every entry whose answer file exists; entries without one are skipped (they are
 /// counted as missing answers by the marker, never as a class).
 pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<Row>> {
+    let judged = crate::reading::judge::load(out)?;
+    score_entries_with(out, qset, entries, &judged)
+}
+
+/// [`score_entries`] with these judge records instead of the out-dir's `judge.jsonl` (a
+/// `rescore --judge` reads into its own folder and leaves the round's file alone).
+pub fn score_entries_with(
+    out: &Path,
+    qset: &Qset,
+    entries: &[Entry],
+    judged: &[crate::reading::judge::JudgeRecord],
+) -> Result<Vec<Row>> {
     let reading = crate::reading::active();
     let decisions = crate::reading::review::load(out)?;
-    let judged = crate::reading::judge::load(out)?;
     let mut rows = Vec::new();
     for e in entries {
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
@@ -57,7 +68,7 @@ pub fn score_entries(out: &Path, qset: &Qset, entries: &[Entry]) -> Result<Vec<R
             q.general.as_deref(),
         );
         let person = crate::reading::review::class_for(&decisions, &e.label, e.rep, &bytes)?;
-        let judge = crate::reading::judge::class_for(&judged, &e.label, e.rep, &bytes);
+        let judge = crate::reading::judge::class_for(judged, &e.label, e.rep, &bytes);
         let readings = judge.map(|j| reports::reading::Readings {
             lexicon: ev.verdict.class,
             lexicon_certain: ev.certain(),
@@ -142,6 +153,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         uncarried: record.uncarried.clone(),
         protocol_given: Some(record.input("protocol").is_some()),
         timeline: record.timeline.clone(),
+        judge: record.judge.clone(),
     }
 }
 

@@ -998,6 +998,7 @@ fn round_record(
         ledger: opts.ledger.as_str().into(),
         uncarried: gate.uncarried.clone(),
         timeline: Vec::new(),
+        judge: None,
     }
 }
 

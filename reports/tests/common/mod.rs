@@ -49,6 +49,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         uncarried: Vec::new(),
         protocol_given: None,
         timeline: Vec::new(),
+        judge: None,
     }
 }
 
