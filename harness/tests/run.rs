@@ -725,8 +725,10 @@ fn timed_out_agent_fails_its_dispatch_and_the_round_is_incomplete() {
         &agent("stall.sh", &[&f.state]),
         "--reps",
         "1",
+        // Long enough for the quick answers on a loaded two-core machine (2 s timed out all
+        // four dispatches there, the answering ones too), far below the stall's 300 s.
         "--timeout",
-        "2",
+        "8",
         "--sandbox",
         "none",
     ]);
