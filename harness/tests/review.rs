@@ -126,3 +126,70 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
         .assert()
         .code(10);
 }
+
+/// A verdict that holds either way counts in its sentence the rows that were decided, as the
+/// headline numbers do: an undetermined CTRL negative is not a failure in "CTRL fails to abstain
+/// (k/n)" (a walkthrough saw 2/3 beside `HUI (CTRL) 1/2 rows, 1 undetermined`).
+#[test]
+fn a_verdict_that_holds_either_way_counts_only_decided_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo(&repo, &[("README.md", b"A small service.\n")]);
+    let qset = dir.path().join("q.tsv");
+    let (region, pager) = (tok("reg"), tok("pag"));
+    write_qset(
+        &qset,
+        &[
+            [
+                "q1",
+                "negative",
+                "Which cloud region hosts production?",
+                &region,
+            ],
+            ["q2", "negative", "Which pager tool is on call?", &pager],
+        ],
+    );
+    // Every answer: q1 asserts another value (decided FAIL), q2 refuses in everyday words
+    // (UNDETERMINED). CTRL fails q1 whatever q2 is: VOID either way.
+    let script = dir.path().join("agent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncase \"$1\" in *region*) echo 'Production runs in eu-west-3.' ;; *) echo 'Nothing in the repo nails that down.' ;; esac\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let a = harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--arms",
+            "ctrl",
+        ])
+        .arg("--agent")
+        .arg(format!("command:sh {} {{prompt}}", script.display()))
+        .arg("--qset")
+        .arg(&qset)
+        .arg("--repo")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(3);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        text.contains("CTRL fails to abstain on negatives (1/1)")
+            && text.contains("1 row undetermined; the verdict holds either way"),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.contains("HUI (CTRL)")
+            && l.contains("1/1 rows")
+            && l.ends_with(", 1 undetermined")),
+        "{text}"
+    );
+}

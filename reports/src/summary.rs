@@ -829,20 +829,27 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
     let n = s.undecided.len();
     let first = outcomes[0];
     if outcomes.iter().all(|o| *o == first) {
-        // Recompute with the verdict every reading gives: its sentence is the one the
-        // either-way rows agree on (the all-bad end stands for them).
-        let mut all = decided.clone();
-        for r in &undecided {
-            let mut x = (*r).clone();
-            x.verdict.class = extreme(r.kind, false);
-            all.push(x);
-        }
-        let whole = summarize_decided(&all, meta);
+        // The sentence counts the decided rows, as the headline numbers do, when they alone
+        // give the verdict every reading gives; else it is the all-bad end's, and says so
+        // (an undetermined row is never silently counted as a failure).
+        let (detail, counted) = if s.verdict == first.0 {
+            (s.verdict_detail.clone(), "")
+        } else {
+            let mut all = decided.clone();
+            for r in &undecided {
+                let mut x = (*r).clone();
+                x.verdict.class = extreme(r.kind, false);
+                all.push(x);
+            }
+            (
+                summarize_decided(&all, meta).verdict_detail,
+                " (the counts above take them as failures)",
+            )
+        };
         s.verdict = first.0;
         s.verdict_claimed = first.1;
         s.verdict_detail = format!(
-            "{}; {n} row{} undetermined; the verdict holds either way",
-            whole.verdict_detail,
+            "{detail}; {n} row{} undetermined{counted}; the verdict holds either way",
             if n == 1 { "" } else { "s" }
         );
         name_firing(&mut s, rows, meta);
