@@ -261,9 +261,38 @@ fn judge(
 }
 
 /// What the CLI itself printed last, quoted: its error, in its words (stderr, else stdout).
+/// A JSON event line (Claude Code's stream-json) is quoted by its message (`result`, `error`,
+/// `message`); a bookkeeping event (the `system` init record) says nothing and is skipped.
 fn cli_said(stdout: &str, stderr: &str) -> String {
+    let words = |line: &str| -> Option<String> {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            return Some(line.to_string());
+        };
+        if !v.is_object() {
+            return Some(line.to_string());
+        }
+        for key in ["result", "error", "message"] {
+            match v.get(key) {
+                Some(serde_json::Value::String(t)) if !t.trim().is_empty() => {
+                    return Some(t.trim().to_string())
+                }
+                Some(serde_json::Value::Object(o)) => {
+                    if let Some(t) = o.get("message").and_then(|m| m.as_str()) {
+                        return Some(t.trim().to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
     let last = |s: &str| -> String {
-        let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let lines: Vec<String> = s
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .filter_map(words)
+            .collect();
         lines[lines.len().saturating_sub(3)..].join(" | ")
     };
     let text = match last(stderr) {
@@ -423,4 +452,29 @@ fn throwaway_repo(dir: &Path) -> Result<()> {
     let sig = git2::Signature::new("harness", "harness@localhost", &git2::Time::new(0, 0))?;
     repo.commit(Some("HEAD"), &sig, &sig, "preflight", &tree, &[])?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cli_said;
+
+    #[test]
+    fn a_stream_json_cli_is_quoted_by_its_message_not_its_init_record() {
+        let stdout = concat!(
+            r#"{"type":"system","subtype":"init","cwd":"/tmp/x","tools":["Read"],"model":"m"}"#,
+            "\n",
+            r#"{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login"}"#,
+            "\n"
+        );
+        let said = cli_said(stdout, "");
+        assert_eq!(
+            said,
+            "The CLI said: \"Invalid API key · Please run /login\""
+        );
+        // Plain text is quoted as it is.
+        assert_eq!(
+            cli_said("", "error: unknown option\n"),
+            "The CLI said: \"error: unknown option\""
+        );
+    }
 }
