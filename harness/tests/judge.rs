@@ -5,16 +5,13 @@
 
 mod common;
 
-use common::{agents_dir, dispatches, TestEnv};
+use common::{agents_dir, dispatches, TestEnv, UNCERTAIN_REFUSAL};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
 /// A negative answer the strict lexicon reads as PASS with certainty.
 const CERTAIN_REFUSAL: &str = "I could not find the deploy region anywhere in the repository.";
-/// A negative answer in everyday phrasing the strict lexicon cannot read: UNDETERMINED.
-const UNCERTAIN_REFUSAL: &str = "Nothing in the repo nails that down.";
-
 fn judge_cmd(args: &str) -> String {
     format!("command:{} {args}", agents_dir().join("judge.sh").display())
 }
@@ -309,42 +306,14 @@ fn undetermined_round(env: &TestEnv) -> (std::path::PathBuf, String) {
 }
 
 /// The round of [`undetermined_round`], run with `extra` flags, ending with exit `code`.
+/// Returns the out-dir and the negative's token; with `--seal-judge`, the out-dir and the
+/// run's output instead.
 fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, String) {
     let dir = env.tmp().join("round");
-    let repo = dir.join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    common::make_repo(
-        &repo,
-        &[
-            ("README.md", b"A small service.\n"),
-            (".gitignore", b"tracks/\n"),
-        ],
-    );
-    let pos = common::tok("cod");
-    let neg = common::tok("reg");
-    let qset = dir.join("q.tsv");
-    common::write_qset(
-        &qset,
-        &[
-            ["q1", "positive", "What is the release codename?", &pos],
-            [
-                "q2",
-                "negative",
-                "Which cloud region hosts production?",
-                &neg,
-            ],
-        ],
-    );
-    let seal = dir.join("handoff.md");
-    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
-    let script = dir.join("agent.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo nails that down.'\nfi\n",
-    )
-    .unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = common::UndeterminedDesign::write(&dir);
     let out = dir.join("out");
-    let agent = format!("command:sh {} {{prompt}}", script.display());
+    let agent = d.agent.clone();
     // `--seal-judge J` (test-only): seal this design with judge J first, run against it.
     if let Some(i) = extra.iter().position(|a| *a == "--seal-judge") {
         let manifest = dir.join("manifest.json");
@@ -360,12 +329,7 @@ fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, 
             .arg("seal")
             .args(design)
             .args(["--judge", extra[i + 1]])
-            .arg("--qset")
-            .arg(&qset)
-            .arg("--seal")
-            .arg(&seal)
-            .arg("--repo")
-            .arg(&repo)
+            .args(d.inputs())
             .arg("--out")
             .arg(&manifest)
             .assert()
@@ -380,12 +344,7 @@ fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, 
             .harness()
             .args(["run", "--quiet"])
             .args(design)
-            .arg("--qset")
-            .arg(&qset)
-            .arg("--seal")
-            .arg(&seal)
-            .arg("--repo")
-            .arg(&repo)
+            .args(d.inputs())
             .arg("--out")
             .arg(&out)
             .arg("--manifest")
@@ -412,18 +371,13 @@ fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, 
             "--agent",
             &agent,
         ])
-        .arg("--qset")
-        .arg(&qset)
-        .arg("--seal")
-        .arg(&seal)
-        .arg("--repo")
-        .arg(&repo)
+        .args(d.inputs())
         .arg("--out")
         .arg(&out)
         .args(extra)
         .assert()
         .code(code);
-    (out, neg)
+    (out, d.neg)
 }
 
 fn summary(out: &std::path::Path) -> serde_json::Value {

@@ -367,53 +367,17 @@ fn codex_whose_own_sandbox_cannot_start_is_a_failed_dispatch_naming_the_cause() 
     );
 }
 
-/// A finished round whose CTRL negative says "Nothing in the repo pins that." (UNDETERMINED to
-/// the lexicon, so the round needs review, exit 14), run by a scripted `command:` agent under
+/// The round of [`common::UndeterminedDesign`] (its CTRL negative UNDETERMINED to the
+/// lexicon, so the round needs review, exit 14), run by a scripted `command:` agent under
 /// `--sandbox auto`; `work` holds the repository, the inputs and the out-dir.
 fn undetermined_round(work: &Path) -> PathBuf {
-    let repo = work.join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    make_repo(
-        &repo,
-        &[
-            ("README.md", b"A small service.\n"),
-            (".gitignore", b"tracks/\n"),
-        ],
-    );
-    let pos = tok("cod");
-    let neg = tok("reg");
-    let qset = work.join("q.tsv");
-    write_qset(
-        &qset,
-        &[
-            ["q1", "positive", "What is the release codename?", &pos],
-            [
-                "q2",
-                "negative",
-                "Which cloud region hosts production?",
-                &neg,
-            ],
-        ],
-    );
-    let seal = work.join("handoff.md");
-    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
-    let script = work.join("agent.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo pins that.'\nfi\n",
-    )
-    .unwrap();
+    let d = common::UndeterminedDesign::write(work);
     let out = work.join("out");
     harness()
         .args(["run", "--quiet", "--reps", "1", "--sandbox", "auto"])
         .arg("--agent")
-        .arg(format!("command:sh {} {{prompt}}", script.display()))
-        .arg("--qset")
-        .arg(&qset)
-        .arg("--seal")
-        .arg(&seal)
-        .arg("--repo")
-        .arg(&repo)
+        .arg(&d.agent)
+        .args(d.inputs())
         .arg("--out")
         .arg(&out)
         .assert()

@@ -2,47 +2,18 @@
 //! naming the row; `harness review --set` settles it and the round is re-derived.
 
 mod common;
-use common::{dispatch_file, harness, make_repo, tok, write_qset};
+use common::{
+    dispatch_file, harness, make_repo, tok, write_qset, UndeterminedDesign, UNCERTAIN_REFUSAL,
+};
 
 #[test]
 fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    make_repo(
-        &repo,
-        &[
-            ("README.md", b"A small service.\n"),
-            (".gitignore", b"tracks/\n"),
-        ],
-    );
-    let pos = tok("cod");
-    let neg = tok("reg");
-    let qset = dir.path().join("q.tsv");
-    write_qset(
-        &qset,
-        &[
-            ["q1", "positive", "What is the release codename?", &pos],
-            [
-                "q2",
-                "negative",
-                "Which cloud region hosts production?",
-                &neg,
-            ],
-        ],
-    );
-    let seal = dir.path().join("handoff.md");
-    std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
     // ARM reads the seal and refuses in words the lexicon knows; CTRL refuses in everyday
-    // words it does not ("Nothing in the repo nails that down."): UNDETERMINED, never FAIL.
-    let script = dir.path().join("agent.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo 'Nothing in the repo nails that down.'\nfi\n",
-    )
-    .unwrap();
+    // words it does not ([`UNCERTAIN_REFUSAL`]): UNDETERMINED, never FAIL.
+    let d = UndeterminedDesign::write(dir.path());
     let out = dir.path().join("out");
-    let agent = format!("command:sh {} {{prompt}}", script.display());
+    let agent = d.agent.clone();
     let a = harness()
         .args([
             "run",
@@ -54,12 +25,7 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
             "--agent",
             &agent,
         ])
-        .arg("--qset")
-        .arg(&qset)
-        .arg("--seal")
-        .arg(&seal)
-        .arg("--repo")
-        .arg(&repo)
+        .args(d.inputs())
         .arg("--out")
         .arg(&out)
         .assert()
@@ -155,7 +121,7 @@ fn a_verdict_that_holds_either_way_counts_only_decided_rows() {
     let script = dir.path().join("agent.sh");
     std::fs::write(
         &script,
-        "#!/bin/sh\ncase \"$1\" in *region*) echo 'Production runs in eu-west-3.' ;; *) echo 'Nothing in the repo nails that down.' ;; esac\n",
+        format!("#!/bin/sh\ncase \"$1\" in *region*) echo 'Production runs in eu-west-3.' ;; *) echo '{UNCERTAIN_REFUSAL}' ;; esac\n"),
     )
     .unwrap();
     let out = dir.path().join("out");

@@ -322,3 +322,82 @@ pub fn flatten_round(out: &Path) {
     }
     std::fs::remove_dir(&dir).unwrap();
 }
+
+/// A CTRL refusal in everyday words no strict pattern knows, so the lexicon leaves it
+/// UNDETERMINED. When a lexicon release learns it, every test that needs an undetermined row
+/// moves to the next such phrase here, in one place.
+pub const UNCERTAIN_REFUSAL: &str = "Nothing in the repo nails that down.";
+
+/// The inputs of the smallest round that needs review: a positive (the codename, in the seal)
+/// and a negative (the region, nowhere); ARM reads the seal and refuses the negative in words
+/// the lexicon knows, CTRL says [`UNCERTAIN_REFUSAL`] to both, so its negative is the one
+/// UNDETERMINED row that decides the verdict (exit 14).
+pub struct UndeterminedDesign {
+    pub repo: PathBuf,
+    pub qset: PathBuf,
+    pub seal: PathBuf,
+    /// `command:sh <dir>/agent.sh {prompt}`.
+    pub agent: String,
+    /// The negative's token (the region nobody recorded).
+    pub neg: String,
+}
+
+impl UndeterminedDesign {
+    /// Writes the repository, qset, seal and agent script under `dir`.
+    pub fn write(dir: &Path) -> Self {
+        let repo = dir.join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        make_repo(
+            &repo,
+            &[
+                ("README.md", b"A small service.\n"),
+                (".gitignore", b"tracks/\n"),
+            ],
+        );
+        let pos = tok("cod");
+        let neg = tok("reg");
+        let qset = dir.join("q.tsv");
+        write_qset(
+            &qset,
+            &[
+                ["q1", "positive", "What is the release codename?", &pos],
+                [
+                    "q2",
+                    "negative",
+                    "Which cloud region hosts production?",
+                    &neg,
+                ],
+            ],
+        );
+        let seal = dir.join("handoff.md");
+        std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+        let script = dir.join("agent.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\n  echo 'I could not find any record of that.'\nelse\n  echo '{UNCERTAIN_REFUSAL}'\nfi\n"
+            ),
+        )
+        .unwrap();
+        let agent = format!("command:sh {} {{prompt}}", script.display());
+        UndeterminedDesign {
+            repo,
+            qset,
+            seal,
+            agent,
+            neg,
+        }
+    }
+
+    /// `--qset Q --seal S --repo R`, for a `run` or `seal` command line.
+    pub fn inputs(&self) -> [std::ffi::OsString; 6] {
+        [
+            "--qset".into(),
+            self.qset.clone().into(),
+            "--seal".into(),
+            self.seal.clone().into(),
+            "--repo".into(),
+            self.repo.clone().into(),
+        ]
+    }
+}
