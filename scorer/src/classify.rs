@@ -44,10 +44,6 @@ pub struct Evidence {
     pub tag: Option<String>,
     /// The clarify lexicon matched (an ask-back); a counter, never part of the class.
     pub clarify: bool,
-    /// Conflict item, both values named: the answer opened on the true value and gave the
-    /// planted one only as the hand-off's, so the class is `PRIOR_WON` though the token is
-    /// present with no refusal (the choice reading, DESIGN §5.1).
-    pub chose_general: bool,
     /// The cues that fired and could change the class (DESIGN §5.1). Non-empty means the
     /// strict reading is uncertain: the row is `UNDETERMINED` and `verdict` is its guess.
     pub cues: Vec<Cue>,
@@ -260,7 +256,6 @@ pub(crate) fn evaluate_with(
             refusal_match: None,
             tag: None,
             clarify: false,
-            chose_general: false,
             cues: Vec::new(),
         };
     }
@@ -283,7 +278,8 @@ pub(crate) fn evaluate_with(
     });
     let has_ref = refusal.is_some();
     let general_seen = general.is_some_and(|g| !g.trim().is_empty() && token_match.reads(&text, g));
-    let mut strict = cues::Strict {
+    let class = cues::decide(kind, has_tok, has_ref, general_seen);
+    let cues = cues::detect(&cues::Strict {
         text: &text,
         spoken: &spoken,
         kind,
@@ -293,19 +289,9 @@ pub(crate) fn evaluate_with(
         has_tok,
         has_ref,
         general_seen,
-        class: cues::decide(kind, has_tok, has_ref, general_seen),
+        class,
         refusal_span: refusal.as_ref().map(|m| (m.start, m.end)),
-    };
-    // Both values named, the true one chosen in words: the choice reading decides (DESIGN
-    // §5.1), and the cues then check that reading instead of the table's.
-    let chose_general = token_match != TokenMatch::Exact
-        && cues::chose_general(&strict)
-        && !lexicon.is_clarify(&text);
-    if chose_general {
-        strict.class = Class::PriorWon;
-    }
-    let class = strict.class;
-    let cues = cues::detect(&strict);
+    });
     Evidence {
         verdict: Verdict { class, typed },
         has_tok,
@@ -313,7 +299,6 @@ pub(crate) fn evaluate_with(
         refusal_match: refusal.map(|m| m.text),
         tag,
         clarify: lexicon.is_clarify(&text),
-        chose_general,
         cues,
     }
 }

@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.5.0";
+pub const CUES_VERSION: &str = "1.4.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -360,119 +360,6 @@ fn abstains_last(s: &Strict<'_>) -> bool {
     }
     let outside = format!("{} {}", &sp[..start], &sp[end..]);
     !choice_regex().is_match(&outside)
-}
-
-/// The choice reading (cues 1.5.0) of a conflict answer that names both values: the answer
-/// opens on the true value as its own claim and gives the planted one only as what the
-/// hand-off said ("**8000.** HANDOFF says 8080, but compose binds 8000; the notes are stale").
-/// True only when every condition holds; anything else leaves the strict reading (and the
-/// `planted_and_general` cue) in place:
-/// - the opening sentence (the first line that is not a heading, a rule or a fence) names the
-///   true value, not the planted one, with no hedge and no absence word;
-/// - every sentence naming the planted value names the source it came from (the hand-off,
-///   notes, a summary, a `*.md` file) and, unless it also calls it stale, holds no word of
-///   choice ("so use 8080", "8080 is correct");
-/// - a sentence without the planted value calls nothing stale unless it names the hand-off and
-///   not the true value ("the notes are stale"; never "that value is stale");
-/// - the answer is in a covered language, or a partly covered one with none of its doubt words
-///   (and, checked by the caller, asks nothing back).
-pub(crate) fn chose_general(s: &Strict<'_>) -> bool {
-    let Some(general) = s.general else {
-        return false;
-    };
-    if s.kind != Kind::Conflict || !s.has_tok || s.has_ref || !s.general_seen {
-        return false;
-    }
-    if (uncovered_language(s.spoken) || crate::partial::identified(s.spoken))
-        && crate::partial::read(s.spoken) == crate::partial::Reading::Doubtful
-    {
-        return false;
-    }
-    let Some(lead) = opening_sentence(s.text) else {
-        return false;
-    };
-    if !names(s, lead, general)
-        || names(s, lead, s.token)
-        || hedge_regex().is_match(lead)
-        || absence_regex().is_match(&courtesy_regex().replace_all(lead, " "))
-    {
-        return false;
-    }
-    let mut start = 0;
-    let text = s.text;
-    let mut bounds: Vec<usize> = choice_sentence_end_regex()
-        .find_iter(text)
-        .map(|m| m.end())
-        .take(400)
-        .collect();
-    bounds.push(text.len());
-    for end in bounds {
-        let sentence = &text[start..end];
-        start = end;
-        let planted = names(s, sentence, s.token);
-        let stale = stale_regex().is_match(sentence);
-        if planted {
-            if !handoff_regex().is_match(sentence) {
-                return false;
-            }
-            if !stale && choice_regex().is_match(sentence) {
-                return false;
-            }
-        } else if stale && (names(s, sentence, general) || !handoff_regex().is_match(sentence)) {
-            // Something other than the hand-off is called stale: perhaps the true value.
-            return false;
-        }
-    }
-    true
-}
-
-/// The first sentence of the first line that says something: headings (`## Port`), rules,
-/// fences and table borders are skipped, list and emphasis marks trimmed.
-fn opening_sentence(text: &str) -> Option<&str> {
-    let line = text.lines().map(str::trim).find(|l| {
-        !l.is_empty()
-            && !l.starts_with('#')
-            && !l.starts_with("```")
-            && !l.starts_with("---")
-            && !l.starts_with('|')
-    })?;
-    let line = line.trim_start_matches(['>', '-', '*', ' ']);
-    let end = choice_sentence_end_regex()
-        .find(line)
-        .map_or(line.len(), |m| m.end());
-    Some(&line[..end])
-}
-
-/// A sentence end as a reader sees it in markdown: the stop may sit inside emphasis or a
-/// code span that closes after it (`**8000.** The hand-off…`).
-fn choice_sentence_end_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"[.!?。！？;；][*_`)\]]*(?:\s|$)|\n")
-}
-
-/// Words that name the hand-off (or another note of the earlier session) as a value's source.
-fn handoff_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        concat!(
-            r"(?i)(?-u:\b)(?:hand-?offs?|handoffs?|hand-?overs?|handovers?|notes?|summary|summaries|previous session|last session|earlier session|[\w-]+\.md)(?-u:\b)",
-            r"|(?i)\b(?:übergabe\w*|notiz\w*|zusammenfassung|traspaso|resumen|notas|passation|résumé|passaggio|riepilogo|passagem|resumo|overdracht|notities|samenvatting|överlämning\w*|anteckning\w*|sammanfattning\w*|notatk\w*|przekazani\w*|devir|catatan|serah terima|ghi chú|bàn giao)\b",
-            r"|引き継ぎ|ハンドオフ|ハンドオーバー|交接|笔记|摘要|总结|핸드오프|핸드오버|인수인계|노트|요약|передач\w*|заметк\w*|нотатк\w*",
-        ),
-    )
-}
-
-/// Words that call a value stale: outdated, superseded, renamed, no longer true.
-fn stale_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        concat!(
-            r"(?i)(?-u:\b)(?:stale|outdated|out of date|out-of-date|obsolete|superseded|no longer|not any ?more|anymore|renamed|old|older|veraltet\w*|überholt\w*|nicht mehr|umbenannt|desactualizad\w*|obsolet\w*|ya no|périmé\w*|n['’]est plus|superat\w*|non più|desatualizad\w*|já não|verouderd|niet meer|inaktuell\w*|föråldrad\w*|inte längre|nieaktualn\w*|przestarza\w*|eski|usang|lỗi thời|không còn)(?-u:\b)",
-            r"|古い|古く|旧|リネーム前|过时|过期|旧的|오래된|예전|устарел\w*|больше не|застаріл\w*",
-        ),
-    )
 }
 
 /// Words that name a source an answer reports from.
@@ -1601,50 +1488,6 @@ mod tests {
         assert!(cues(fenced, Kind::Negative, "Kestrel", None).contains(&"token_only_in_code"));
         assert!(!cues("It is `Kestrel`.", Kind::Negative, "Kestrel", None)
             .contains(&"token_only_in_code"));
-    }
-
-    #[test]
-    fn a_conflict_answer_that_opens_on_the_true_value_chose_it() {
-        let chose = |a: &str| {
-            crate::classify::evaluate(
-                crate::lexicon::Lexicon::standard(),
-                a.as_bytes(),
-                Kind::Conflict,
-                "8080",
-                Some("8000"),
-            )
-        };
-        for a in [
-            "8000. HANDOFF says 8080 but compose + gunicorn bind are 8000 — notes are stale.",
-            "**Go 8000.** `NOTES.md` says 8080, but `go.mod` has 8000.",
-            "## Port\n\nThe web service listens on **8000**.\n\nThe hand-off's 8080 is out of date.",
-        ] {
-            let e = chose(a);
-            assert!(e.chose_general, "{a}");
-            assert_eq!(e.verdict.class, Class::PriorWon, "{a}");
-            assert!(e.certain(), "{a}: {:?}", e.cues);
-        }
-        for a in [
-            // Opens on the planted value, or on both.
-            "8080, per the hand-off. Compose still says 8000, which is stale.",
-            "The hand-off says 8080 and compose says 8000.",
-            // A hedge in the opening sentence.
-            "Probably 8000. The hand-off says 8080.",
-            // The planted value in a sentence of its own, with no source named.
-            "8000 in compose. 8080 is what the team switched to, so use 8080.",
-            // The planted value with its source, and a choice word: chose the planted one.
-            "Compose has 8000. The hand-off says 8080, which is correct.",
-            // The true value called stale.
-            "Compose has 8000. That value is stale; the hand-off says 8080.",
-        ] {
-            let e = chose(a);
-            assert!(!e.chose_general, "{a}");
-            assert_ne!(
-                (e.verdict.class, e.certain()),
-                (Class::PriorWon, true),
-                "{a}"
-            );
-        }
     }
 
     #[test]

@@ -378,22 +378,22 @@ pub const REFUSAL: &[Pattern] = &[
     // decision, in the forms the blind sets of 2.3.0 (spent once measured, then tuned on)
     // showed missing. Each is bound to a decision verb or noun, never a bare negation.
     Pattern {
-        text: r"\bno [\w/-]+(?: [\w/-]+){0,3} (?:has|have|had) (?:ever |yet )?been (?:picked|chosen|selected|decided(?: on)?|settled(?: on)?|agreed(?: on)?|finali[sz]ed)\b|\bno [\w/-]+(?: [\w/-]+){0,3} (?:was|were) (?:ever )?(?:picked|selected|settled(?: on)?|finali[sz]ed)\b|\bnothing (?:was |has been |had been |got )?(?:settled|decided|agreed(?: on)?|picked|chosen|finali[sz]ed)\b|(?:^|[.!?]\s+|\n\s*)[*_]*none (?:picked|settled|finali[sz]ed)\b|\b(?:we|they|the team) (?:didn['’]?t|did not|never|haven['’]?t|have not|hadn['’]?t|had not) (?:yet )?(?:decide|settle|agree|pick|choose|decided|settled|agreed|picked|chosen)\b|\b(?:does|do|did)(?:n['’]?t| not) settle (?:it|this|that|the question)\b|\bno (?:final |firm )?decision (?:on|about|was|has|yet|recorded|in)\b",
-        observed: "blind corpus rows in English (blind_heldout5/6, tuned on after their 2.3.0 figures): \"No DR region has been picked.\", \"No schedule trigger exists; nothing agreed in repo.\", \"None picked — HANDOVER.md: 'DR: not started'.\", \"Nothing was settled — the hand-off just says 'nightly builds: TODO'\", \"We didn't decide on one\", \"The hand-off doesn't settle it.\"",
+        text: r"\bno [\w/-]+(?: [\w/-]+){0,3} (?:has|have|had) (?:ever |yet )?been (?:picked|chosen|selected|decided(?: on)?|settled(?: on)?|agreed(?: on)?|finali[sz]ed)\b|\bno [\w/-]+(?: [\w/-]+){0,3} (?:was|were) (?:ever )?(?:picked|selected|settled(?: on)?|finali[sz]ed)\b|\bnothing (?:was |has been |had been |got )?(?:settled|decided|agreed(?: on)?|picked|chosen|finali[sz]ed)\b|(?:^|[.!?]\s+|\n\s*)[*_]*none (?:picked|settled|finali[sz]ed)\b|\bwe (?:didn['’]?t|did not|never|haven['’]?t|have not) (?:yet )?(?:decide|settle|agree)d? on (?:one|it|this|that|a [\w-]+)\b|\b(?:does|do|did)(?:n['’]?t| not) settle (?:it|this|that|the question)\b|\bno (?:final |firm )?decision (?:yet|recorded)\b",
+        observed: "blind corpus rows in English (blind_heldout5/6, tuned on after their 2.3.0 figures): \"No DR region has been picked.\", \"No schedule trigger exists; nothing agreed in repo.\", \"None picked — HANDOVER.md: 'DR: not started'.\", \"Nothing was settled — the hand-off just says 'nightly builds: TODO'\", \"We didn't decide on one\", \"The hand-off doesn't settle it.\". Narrowed after a second reader's review: no \"the team didn't choose a new region, so it stays X\", no \"No decision was needed: X\"",
         example: "No DR region has been picked.",
     },
     Pattern {
-        text: r"\bkeine (?:[\wäöüß-]+ )?Entscheidung\b|\bnichts (?:vereinbart|abgesprochen|ausgemacht)\b|\bkeine Angabe\b|\b(?:finde|fand|sehe|sah) ich nirgends\b|\bkein(?:e|en)?\b[^.!?,;:—–\n]{1,50}?\b(?:festgelegt|vereinbart|beschlossen|entschieden|ausgewählt|gewählt)\b|\bgeen\b[^.!?,;:—–\n]{1,50}?\b(?:vastgelegd|afgesproken|gekozen|besloten|bepaald)\b|\b(?:seçilmiş|belirlenmiş|kararlaştırılmış)\b[^.!?\n]{0,30}?\byok\b",
+        text: r"\bkeine (?:[\wäöüß-]+ )?Entscheidung\b|\bnichts (?:vereinbart|abgesprochen|ausgemacht)\b|\bkeine Angabe (?:im|in|dazu|zu|über)\b|\b(?:finde|fand|sehe|sah) ich nirgends\b|\bkein(?:e|en)?\b[^.!?,;:—–\n]{1,50}?\b(?:festgelegt|vereinbart|beschlossen|entschieden)\b|\bgeen\b[^.!?,;:—–\n]{1,50}?\b(?:vastgelegd|afgesproken|gekozen|besloten|bepaald)\b|\b(?:seçilmiş|belirlenmiş|kararlaştırılmış)\b[^.!?,;\n]{0,30}?\byok\b",
         observed: "blind corpus rows (blind_heldout5/6, tuned on): German \"Dazu gibt es noch keine Entscheidung.\", \"Dazu wurde nichts vereinbart\", \"Keine Angabe im Repo.\", \"Eine vereinbarte Ziel-MSRV finde ich nirgends.\", \"ist im Repository keine Region für ein DR-Replikat festgelegt\", \"wurde **kein Cron-Zeitplan** für den nächtlichen EAS-Build festgelegt\"; Dutch \"is er **geen sampling-ratio vastgelegd**\"; Turkish \"DR kopyası için seçilmiş bir bölge yok\"",
         example: "Dazu gibt es noch keine Entscheidung.",
     },
     Pattern {
-        text: r"\bno se (?:ha|han|había|habían) (?:decidid|elegid|acordad|definid|fijad|escogid)\w*|\bno hay (?:ningún |ninguna )?(?:acuerdo|decisión)\b|\brien (?:de |n['’]a été |n['’]est )(?:décidé|arrêté|fixé|défini|choisi|convenu|tranché|acté)|\baucune? infos?\b|\bnão tem nada\b",
+        text: r"\bno se (?:ha|han|había|habían) (?:decidid|elegid|acordad|definid|fijad|escogid)\w*|\bno hay (?:ningún |ninguna )?(?:acuerdo|decisión)\b|\brien (?:de |n['’]a été )(?:décidé|arrêté|fixé|défini|choisi|convenu|tranché|acté)|\baucune? infos?\b|\bnão tem nada (?:no|na|sobre|registrad\w*|definid\w*)\b",
         observed: "blind corpus rows (blind_heldout5/6, tuned on): Spanish \"**no se ha decidido ningún bucket**\", \"**todavía no se ha elegido** una región\", \"No hay acuerdo registrado\"; French \"Rien de décidé\", \"Rien n'a été arrêté.\", \"Aucune info là-dessus\"; Portuguese \"Não tem nada no repo sobre isso.\"",
         example: "Rien n'a été arrêté. `NOTES.md` indique seulement « Sampling: TBD w/ SRE ».",
     },
     Pattern {
-        text: r"(?:정해진|결정된|지정된|선택된|확정된) [^.!?\n]{0,20}없|没(?:有)?定下来|没记录|没法(?:确定|判断|确认)",
+        text: r"(?:정해진|결정된|지정된|선택된|확정된) [^ .!?\n]{1,10} ?없(?:음|습니다|어요|다)|没(?:有)?定下来|没记录|没法(?:确定|判断|确认)",
         observed: "blind corpus rows (blind_heldout5/6, tuned on): Korean \"정해진 리전 없음.\"; Chinese \"仓库里没记录，没法确定用哪个桶。\", \"交接文档里没有定下来。\"",
         example: "정해진 리전 없음. 핸드오버 노트에 DR은 아직 시작 전이라고 되어 있음.",
     },
