@@ -44,6 +44,14 @@ pub struct Evidence {
     pub tag: Option<String>,
     /// The clarify lexicon matched (an ask-back); a counter, never part of the class.
     pub clarify: bool,
+    /// Conflict item, both values named: the answer opened on the true value and called the
+    /// planted one stale, so the class is `PRIOR_WON` though the token is present (the choice
+    /// reading, DESIGN §5.1).
+    pub chose_general: bool,
+    /// Positive item: the answer opened on the value and refused only something else ("X. I
+    /// couldn't find why"), so the class is `PASS` though a refusal matched (the aside
+    /// reading, DESIGN §5.1).
+    pub refused_aside: bool,
     /// The cues that fired and could change the class (DESIGN §5.1). Non-empty means the
     /// strict reading is uncertain: the row is `UNDETERMINED` and `verdict` is its guess.
     pub cues: Vec<Cue>,
@@ -146,7 +154,23 @@ impl TokenMatch {
 /// asks whether any such occurrence exists, so consuming a neighbour never hides an overlapping
 /// one; the regex crate keeps the search linear in the answer.
 fn word_regex(needle: &str) -> Regex {
-    word_regex_shaped(needle, false)
+    // The readings ask about the same token and general value sentence by sentence: a few
+    // compiled needles per thread keep that one compile each (a `Regex` clone is a pointer).
+    thread_local! {
+        static RECENT: std::cell::RefCell<Vec<(String, Regex)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if let Some((_, re)) = recent.iter().find(|(n, _)| n == needle) {
+            return re.clone();
+        }
+        let re = word_regex_shaped(needle, false);
+        if recent.len() >= 4 {
+            recent.remove(0);
+        }
+        recent.push((needle.to_string(), re.clone()));
+        re
+    })
 }
 
 /// [`word_regex`] with the needle as capture group 1, for [`TokenMatch::occurrences`].
@@ -256,6 +280,8 @@ pub(crate) fn evaluate_with(
             refusal_match: None,
             tag: None,
             clarify: false,
+            chose_general: false,
+            refused_aside: false,
             cues: Vec::new(),
         };
     }
@@ -271,15 +297,17 @@ pub(crate) fn evaluate_with(
     };
     // On a conflict item, saying the sources disagree is abstaining; elsewhere it is not a
     // refusal ("the docs disagree on style, but the value is X").
-    let refusal = lexicon.refusal_match(&spoken).or_else(|| {
+    let refused = lexicon.refusal_match(&spoken);
+    let flag_only = refused.is_none();
+    let refusal = refused.or_else(|| {
         (kind == Kind::Conflict)
             .then(|| lexicon.conflict_flag_match(&spoken))
             .flatten()
     });
     let has_ref = refusal.is_some();
     let general_seen = general.is_some_and(|g| !g.trim().is_empty() && token_match.reads(&text, g));
-    let class = cues::decide(kind, has_tok, has_ref, general_seen);
-    let cues = cues::detect(&cues::Strict {
+    let clarify = lexicon.is_clarify(&text);
+    let mut strict = cues::Strict {
         text: &text,
         spoken: &spoken,
         kind,
@@ -289,18 +317,58 @@ pub(crate) fn evaluate_with(
         has_tok,
         has_ref,
         general_seen,
-        class,
+        class: cues::decide(kind, has_tok, has_ref, general_seen),
         refusal_span: refusal.as_ref().map(|m| (m.start, m.end)),
-    });
+    };
+    // Both values named, the true one chosen in words: the choice reading decides, and the
+    // cues then check that reading instead of the table's. `exact` reproduces the seed.
+    let readings = token_match != TokenMatch::Exact && readings_on();
+    let chose_general = readings && !clarify && crate::choice::chose_general(&strict, flag_only);
+    if chose_general {
+        strict.class = Class::PriorWon;
+    }
+    let refused_aside = readings && crate::aside::refused_aside(&strict);
+    if refused_aside {
+        strict.class = Class::Pass;
+    }
+    let class = strict.class;
+    let cues = cues::detect(&strict);
     Evidence {
         verdict: Verdict { class, typed },
         has_tok,
         has_ref,
         refusal_match: refusal.map(|m| m.text),
         tag,
-        clarify: lexicon.is_clarify(&text),
+        clarify,
+        chose_general,
+        refused_aside,
         cues,
     }
+}
+
+#[cfg(not(test))]
+fn readings_on() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    static STRICT_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn readings_on() -> bool {
+    !STRICT_ONLY.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with the choice and aside readings off, so a mutation test sees what the strict
+/// patterns alone decide.
+#[cfg(test)]
+pub(crate) fn strict_only<T>(f: impl FnOnce() -> T) -> T {
+    STRICT_ONLY.with(|c| c.set(true));
+    let out = f();
+    STRICT_ONLY.with(|c| c.set(false));
+    out
 }
 
 /// The value of the last well-formed `<<VERDICT:…>>` tag (on one line), if any.

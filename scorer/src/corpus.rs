@@ -315,7 +315,7 @@ mod tests {
             row(
                 Kind::Positive,
                 "T9",
-                "T9. Not found: the reason.",
+                "Not found: the reason. The value is T9.",
                 Class::Pass,
                 false,
             ),

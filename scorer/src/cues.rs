@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.4.0";
+pub const CUES_VERSION: &str = "1.5.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -113,6 +113,11 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if s.class == Class::Void || s.token_match == TokenMatch::Exact {
         return Vec::new();
     }
+    // PRIOR_WON with the planted value named is the choice reading's, which already required
+    // what every cue below looks for to be absent (crate::choice).
+    if s.class == Class::PriorWon && s.has_tok {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let could = |tok: bool, rf: bool, gen: bool| decide(s.kind, tok, rf, gen) != s.class;
     // Readings of the refusal side: a refusal the strict patterns missed.
@@ -125,10 +130,7 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
         out.push(Cue::AbsenceWords);
     }
     // An answer in a partly covered language with none of its doubt words reads plainly.
-    if maybe_refusal
-        && (uncovered_language(s.spoken) || crate::partial::identified(s.spoken))
-        && crate::partial::read(s.spoken) == crate::partial::Reading::Doubtful
-    {
+    if maybe_refusal && doubtful_language(s.spoken) && !crate::aside::plain_lead(s) {
         out.push(Cue::UncoveredLanguage);
     }
     if maybe_not_answer && token_only_in_code(s) {
@@ -457,6 +459,28 @@ fn contrast_regex() -> &'static Regex {
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("cue pattern compiles"))
+}
+
+/// The answer is in a language the lexicon does not cover, or a partly covered one holding
+/// one of its doubt words: no reading of it may be certain beyond the table's.
+pub(crate) fn doubtful_language(spoken: &str) -> bool {
+    (uncovered_language(spoken) || crate::partial::identified(spoken))
+        && crate::partial::read(spoken) == crate::partial::Reading::Doubtful
+}
+
+/// Absence or negation words of a covered language in `text`.
+pub(crate) fn absence(text: &str) -> bool {
+    absence_regex().is_match(text)
+}
+
+/// A hedge, a candidate list or a retraction in `text`.
+pub(crate) fn hedges(text: &str) -> bool {
+    hedge_regex().is_match(text)
+}
+
+/// `text` without courtesy negations ("no problem"), which refuse nothing.
+pub(crate) fn without_courtesy(text: &str) -> std::borrow::Cow<'_, str> {
+    courtesy_regex().replace_all(text, " ")
 }
 
 /// Wide absence and negation vocabulary of every language the lexicon covers.

@@ -3,7 +3,9 @@
 //!
 //! Nothing here touches the filesystem: callers hand in bytes and get typed values back.
 
+mod aside;
 pub mod batch;
+mod choice;
 pub mod classify;
 pub mod corpus;
 pub mod cues;

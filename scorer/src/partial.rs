@@ -177,10 +177,8 @@ pub(crate) enum Reading {
     Doubtful,
 }
 
-/// Reads `spoken` (the answer outside quotes and fences): `Plain` only when its language is
-/// one of those above, clearly, and none of the doubt words of that language, nor of any
-/// language nearly as likely, occurs in it.
-pub(crate) fn read(spoken: &str) -> Reading {
+/// Letters of `spoken` by script: Cyrillic, neither Cyrillic nor Latin, Latin.
+fn script_counts(spoken: &str) -> (usize, usize, usize) {
     let (mut cyrillic, mut other_script, mut latin) = (0usize, 0usize, 0usize);
     for c in spoken.chars().filter(|c| c.is_alphabetic()) {
         let u = c as u32;
@@ -195,6 +193,14 @@ pub(crate) fn read(spoken: &str) -> Reading {
             other_script += 1;
         }
     }
+    (cyrillic, other_script, latin)
+}
+
+/// Reads `spoken` (the answer outside quotes and fences): `Plain` only when its language is
+/// one of those above, clearly, and none of the doubt words of that language, nor of any
+/// language nearly as likely, occurs in it.
+pub(crate) fn read(spoken: &str) -> Reading {
+    let (cyrillic, other_script, latin) = script_counts(spoken);
     if other_script >= 4 {
         // Hangul, kana and Han are the covered languages' (read elsewhere); every other script
         // (Arabic, Devanagari, Greek, Thai, Hebrew…) has no vocabulary here.
@@ -223,6 +229,28 @@ pub(crate) fn read(spoken: &str) -> Reading {
     } else {
         Reading::Plain
     }
+}
+
+/// A doubt word of the answer's language in `part` (a sentence of `spoken`): the language is
+/// identified on the whole answer, as [`read`] does. `true` whenever the answer's script or
+/// language has no vocabulary here, so a caller never reads an unknown part as plain.
+pub(crate) fn doubt_in(spoken: &str, part: &str) -> bool {
+    let (cyrillic, other_script, latin) = script_counts(spoken);
+    if other_script >= 4 {
+        return true;
+    }
+    if cyrillic > latin {
+        return cyrillic_doubt().is_match(part);
+    }
+    let (scores, _) = scores(spoken);
+    let best = scores.iter().copied().max().unwrap_or(0);
+    if best < 2 {
+        return true;
+    }
+    scores
+        .iter()
+        .zip(compiled())
+        .any(|(&score, doubt)| score * 2 >= best && score > 0 && doubt.is_match(part))
 }
 
 #[cfg(test)]

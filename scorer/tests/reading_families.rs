@@ -81,9 +81,19 @@ fn exact_re_spellings_are_the_value() {
         certain("Not recorded. Maybe 8,443?", Kind::Negative, "8443", None),
         Class::RefusedWithToken
     );
-    // On a conflict item, the repository's version without its `v` is the repository's value.
+    // On a conflict item, the repository's version without its `v` is the repository's value:
+    // the answer opens on it and calls the planted one stale (the choice reading).
+    assert_eq!(
+        certain(
+            "Pinned at 2.5.0 in package.json. The hand-off mentions v2.4.1 but that predates the bump.",
+            Kind::Conflict,
+            "v2.4.1",
+            Some("v2.5.0"),
+        ),
+        Class::PriorWon
+    );
     has_cue(
-        "Pinned at 2.5.0 in package.json. The hand-off mentions v2.4.1 but that predates the bump.",
+        "The hand-off mentions v2.4.1; package.json pins 2.5.0.",
         Kind::Conflict,
         "v2.4.1",
         Some("v2.5.0"),

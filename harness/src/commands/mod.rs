@@ -299,6 +299,14 @@ fn evidence_json(
         "lexicon": ev.verdict.class.as_str(),
         "lexicon_certain": ev.certain(),
     });
+    // Why a conflict row naming the planted value reads PRIOR_WON: the choice reading.
+    if ev.chose_general {
+        v["chose_general"] = true.into();
+    }
+    // Why a positive row with a refusal reads PASS: the aside reading.
+    if ev.refused_aside {
+        v["refused_aside"] = true.into();
+    }
     if !ev.certain() {
         v["guess"] = ev.verdict.class.as_str().into();
         v["cues"] = ev
