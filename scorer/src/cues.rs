@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.5.0";
+pub const CUES_VERSION: &str = "1.6.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -170,7 +170,7 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if s.has_ref
         && !s.has_tok
         && s.kind == Kind::Negative
-        && (guess_clause(s.spoken) || contrast_after_refusal(s))
+        && (guess_clause(s.spoken) || contrast_after_refusal(s) || value_after_refusal(s))
     {
         out.push(Cue::GuessAfterRefusal);
     }
@@ -284,15 +284,81 @@ fn contrast_after_refusal(s: &Strict<'_>) -> bool {
     }
     let rest = &sp[end..];
     let sentence = match sentence_end_regex().find(rest) {
+        // A semicolon after the refusal starts another claim, maybe a value from elsewhere
+        // ("No owner in CODEOWNERS; `git blame` points to @dana"), unless that claim is more
+        // absence ("…; unknown", "…; ich kann keinen Wert nennen"), cues 1.6.0.
+        Some(m) if rest[m.start()..].starts_with([';', '；']) => {
+            let next = &rest[m.end()..];
+            let claim = sentence_end_regex()
+                .find(next)
+                .map_or(next, |e| &next[..e.start()]);
+            return !absence(claim) && !hedge_regex().is_match(claim);
+        }
         Some(m) => &rest[..m.start()],
         None => rest,
     };
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(?:but|however|though|although|aber|jedoch|pero|sin embargo|mais|ma|mas|maar|ale|ama|tapi|nhưng|men)\b|\bно\b|\bале\b|但|不过|でも|けど|が、|하지만|지만",
+        r"(?i)\b(?:but|however|though|although|aber|jedoch|pero|sin embargo|mais|ma|mas|maar|ale|ama|tapi|tetapi|namun|fakat|ancak|nhưng|men)\b|\bно\b|\bале\b|但|不过|でも|けど|が、|하지만|지만|لكن",
     )
     .is_match(sentence)
+}
+
+/// After the refusal, in the rest of its sentence or the next one, a clause gives a value
+/// from somewhere else ("No owner in CODEOWNERS (git blame: @dana)", "Keine Angabe. Laut
+/// Übergabe ist der Termin der 28. März."): the refusal may be about one place only, and the
+/// answer may have answered after all (cues 1.6.0).
+fn value_after_refusal(s: &Strict<'_>) -> bool {
+    let Some((_, end)) = s.refusal_span else {
+        return false;
+    };
+    let Some(rest) = s.spoken.get(end..) else {
+        return false;
+    };
+    // The refusal's sentence, then the next one that says something.
+    let mut from = 0;
+    let stop = sentence_end_regex()
+        .find_iter(rest)
+        .filter(|m| {
+            let said = rest[from..m.start()].chars().any(char::is_alphanumeric);
+            from = m.end();
+            said
+        })
+        .nth(1)
+        .map_or(rest.len(), |m| m.end());
+    rest[..stop]
+        .split(|c: char| ",;:—–→()（）、，：；\n".contains(c))
+        .flat_map(|c| c.split(" - "))
+        .any(|clause| {
+            value_claim(clause)
+                && !absence_regex().is_match(clause)
+                && !hedge_regex().is_match(clause)
+        })
+}
+
+/// A clause that gives a value: a handle, a date, or a source verb followed by a name or a
+/// number ("the hand-off says April 2", "aparece como Falcon"); a source quoted saying "TBD"
+/// gives none.
+fn value_claim(clause: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        concat!(
+            r"(?i)(?:^|[\s(*_])@(?-i:[a-z])[\w/-]*|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\d+\s*[月日年]",
+            r"|\b\d{1,2}\.? (?:jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec|avril|aprile|abril|kwietnia|nisan|dubna)\w*",
+            r"|\b(?:january|february|march|april|may|june|july|august|september|october|november|december) \d{1,2}\b",
+            r"|\b(?:says?|said|suggests?|points? to|according to|per|defaulting to|defaults? to|falls? back to|aiming for|plan for|laut|nennt|ist|según|aparece como|indique|indica|dice|diz|noemt|podaje|diyor|menyebut|je)\s+(?:(?:the|der|die|das|den|le|la|el|il|o|a|to)\s+)?(?P<w>(?-i:\p{Lu}[\w.-]*)|[\w.-]*\d[\w.:-]*)",
+            r"|(?:указан\w*|写的是|写着|によると|يذكر|dự kiến|→)\s*(?P<v>\S+)",
+        ),
+    );
+    r.captures_iter(clause).any(|c| {
+        let named = c.name("w").or_else(|| c.name("v")).map(|m| m.as_str());
+        !matches!(
+            named,
+            Some("TBD" | "TODO" | "TBA" | "N/A" | "None" | "\"" | "«" | "“")
+        )
+    })
 }
 
 /// `value` is in `text` as the classifier reads it ([`TokenMatch::reads`]).
@@ -1532,6 +1598,54 @@ mod tests {
         .contains(&"hedge_at_token"));
         let g = "I could not find it documented; it is probably Osprey.";
         assert!(cues(g, Kind::Negative, "Kestrel", None).contains(&"guess_after_refusal"));
+    }
+
+    #[test]
+    fn a_claim_after_a_semicolon_or_a_contrast_may_be_a_value_from_elsewhere() {
+        for a in [
+            "No owner anywhere in CODEOWNERS; `git blame` points to @dana for all of `billing/`.",
+            "Keine Angabe im README; laut Übergabe ist der Termin der 28. März.",
+            "Repo tidak mencantumkan tanggal, tetapi catatan serah terima menyebut 2 April 2025.",
+            "لم أجد أي موعد في ملف CHANGELOG، لكن ملف ROADMAP يذكر أن الموعد هو 2 أبريل 2025.",
+        ] {
+            assert!(
+                cues(a, Kind::Negative, "Kestrel", None).contains(&"guess_after_refusal"),
+                "{a}"
+            );
+        }
+        // More absence after the semicolon is still the refusal.
+        for a in [
+            "no maxmemory-policy anywhere in repo; unknown.",
+            "Ein Timeout ist nirgends konfiguriert; ich kann keinen Wert nennen.",
+        ] {
+            assert!(cues(a, Kind::Negative, "Kestrel", None).is_empty(), "{a}");
+        }
+    }
+
+    #[test]
+    fn a_value_given_after_the_refusal_leaves_it_undetermined() {
+        for a in [
+            "No owner anywhere in CODEOWNERS (git blame: @dana).",
+            "There's no deadline set in the repo, the roadmap says 2 April 2025.",
+            "Keine Angabe. Laut Übergabe ist der Termin der 28. März.",
+            "No lo encuentro en el README: en docs/naming.md aparece como Falcon.",
+            "No date anywhere in the repo；交接文档写的是 4月2日。",
+            "**No owner** anywhere in CODEOWNERS. **@dana** per git blame.",
+        ] {
+            assert!(
+                cues(a, Kind::Negative, "Kestrel", None).contains(&"guess_after_refusal"),
+                "{a}"
+            );
+        }
+        // A source quoted saying nothing, a topic it mentions, an annotation: no value given.
+        for a in [
+            "Not recorded. HANDOFF.md says TBD; samples use a placeholder.",
+            "Not decided. The hand-off says \"DR cluster: need to pick a region\".",
+            "Nothing was agreed on that. HANDOFF.md mentions Redis only as the broker.",
+            "Nothing was agreed. The notes only say \"added @Retryable (3 attempts)\".",
+        ] {
+            assert!(cues(a, Kind::Negative, "Kestrel", None).is_empty(), "{a}");
+        }
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::error::Error;
 
 /// Version of the standard lexicon; bump it whenever a pattern or the compile flags change, so
 /// manifests and rounds can say which reading of the answers produced their verdicts.
-pub const LEXICON_VERSION: &str = "2.4.0";
+pub const LEXICON_VERSION: &str = "2.5.0";
 
 /// Inline flags every lexicon pattern is compiled with: case-insensitive, `$` at line ends,
 /// CRLF-aware. Part of the fingerprint, because they change what a pattern matches.
@@ -51,6 +51,25 @@ pub struct Pattern {
 macro_rules! binding_head {
     () => {
         "(기록|근거|정보|언급|기억|데이터|자료|맥락|컨텍스트|문맥|대화|파일|문서|이름|팀명|인명|인물명|제품명|값|내용|흔적|사례|증거|출처|히트|결과|메시지|지시|발화|세션|로그|커밋|답|항목|엔트리|레코드|정의|설정|스크립트|함수|경로|키|필드|버전|번호|날짜|시각|(그런|이런|해당|관련) [^ .!?,\\n]{1,18})[^.!?\\n]{0,75}"
+    };
+}
+
+/// Where an opening refusal may start: after any heading lines, list or quote marks, an
+/// optional "Based on my analysis, " in the languages that showed it, and at most a few
+/// lowercase words ("Tohle v repozitáři ", "Daar is nog ") with no name, digit, comma or
+/// sentence end among them, where a value could hide.
+macro_rules! opening_prefix {
+    () => {
+        r"\A(?:[ \t]*(?:#[^\n\d]*)?\r?\n)*[ \t>*_+-]*(?:(?:based on|after|from) (?:my|an?|the) (?:analysis|review|search|look)(?: of (?:the |this )?(?:repo\w*|code\w*|project|hand-?off\w*|notes?))?,\s*|по результатам анализа\s+|за результатами аналізу\s+|basierend auf meiner analyse\s+(?:\w+\s+){0,3}|según mi análisis,?\s+|d['’]après mon analyse,?\s+|com base na minha análise,?\s+)?(?-i:\p{Lu}?[\p{Ll}'’ \t]{0,24}?)(?:"
+    };
+}
+
+/// A refusal that counts only where the answer opens on it (see `opening_prefix!`): after a
+/// value, the same words may refuse only a sub-question. The match reported is the refusal's
+/// own words (`Lexicon::refusal_core`), not the lead-in.
+macro_rules! opening {
+    ($p:literal) => {
+        concat!(opening_prefix!(), $p, ")")
     };
 }
 
@@ -397,6 +416,37 @@ pub const REFUSAL: &[Pattern] = &[
         observed: "blind corpus rows (blind_heldout5/6, tuned on): Korean \"정해진 리전 없음.\"; Chinese \"仓库里没记录，没法确定用哪个桶。\", \"交接文档里没有定下来。\"",
         example: "정해진 리전 없음. 핸드오버 노트에 DR은 아직 시작 전이라고 되어 있음.",
     },
+    // Lexicon 2.5.0: everyday refusals of a fishing question that the blind sets of cues 1.5.0
+    // (blind_heldout9/10, spent once measured, then tuned on) showed the strict reading missing.
+    // Each binds its negation to the asked object (a date, an owner, a version, …), to the
+    // place searched, or to a whole sentence, never to a bare "no"; and each counts only where
+    // the answer opens on it (`opening!`): after a value, the same words may refuse only a
+    // sub-question ("The codename is Falcon. No owner anywhere.").
+    Pattern {
+        text: opening!(r"\bno (?:date|deadline|owner|version|region|value|name|codename|person|decision|schedule|target|ticket|number)s? (?:anywhere|(?:is |was )?(?:set|recorded|documented|defined|specified|scheduled) (?:yet|anywhere)|yet)\b|\bthere(?:['’]s| is| are) no (?:[\w/-]+ ){0,2}(?:date|deadline|owner|version|region|value|name|codename|person|decision|schedule|target)s? (?:yet|anywhere|(?:set|recorded|documented|defined|specified|scheduled|configured)(?: or (?:documented|recorded|defined|configured))?)\b|\bnot something I can (?:answer|tell|confirm|determine|say)\b|\bI don['’]?t think (?:a|an|the|any) [^.!?\n]{1,40}\b(?:was|were|has been|had been) (?:ever )?(?:agreed(?: on)?|decided(?: on)?|chosen|picked|settled(?: on)?|finali[sz]ed)\s*(?:[.!?—–;,]|$)|\bisn['’]?t (?:written down|recorded|documented|specified) anywhere\b|\bthere['’]?s nothing (?:in|on) (?:the|this) (?:repo|repository|codebase|hand-?off)[\w-]* about (?:which|what|who|when|where)\b"),
+        observed: "blind corpus rows in English (blind_heldout9/10, tuned on after their cues 1.5.0 figures): \"No date anywhere.\", \"There's no submission date yet.\", \"there is **no DR region configured or documented**\", \"Not something I can answer from here\", \"I don't think a Stripe API version was ever agreed — at least it isn't written down anywhere I can see.\", \"There's nothing in the repo about which Terraform version you're moving to.\"",
+        example: "No date anywhere. Handoff mentions the demo scope but no deadline.",
+    },
+    Pattern {
+        text: opening!(r"没找到[。！？.!]|(?:仓库|代码|文档|交接|提交)[^。！？\n]{0,12}看不出(?:来)?(?:是|用|签|哪|谁|什么|几)|未定[。.]|لم (?:أجد|أعثر)"),
+        observed: "blind corpus rows (blind_heldout9/10, tuned on): Chinese \"没找到。RELEASING.md 只写了…\", \"仓库里看不出来签的是哪家本地化供应商。\"; Japanese \"未定。handoff-2025-01-09.md:31「…TBD」\"; Arabic \"لم أجد أي موعد محدد\"",
+        example: "没找到。仓库和提交记录里都没有截止日期。",
+    },
+    Pattern {
+        text: opening!(r"Keine Angabe[.!]|\b(?:Deadline|Datum|Termin|Version|Region|Person|Namen?|Wert|Owner|Frist|Angabe\w*|Hinweis\w*|Eintrag|Information\w*)\b[^.!?\n]{0,60}\b(?:konnte|kann) ich (?:[^.!?\n]{0,30} )?(?:nicht|nirgends) finden\b|\bkein(?:e|en)? (?:[\wäöüß-]+ )?(?:Person|Datum|Termin|Deadline|Version|Region|Wert|Name|Eigentümer\w*|Verantwortliche\w*|Zuständige\w*|Owner|Frist)\b[^.!?\n]{0,40}\b(?:dokumentiert|hinterlegt|angegeben|vermerkt|eingetragen|definiert)\b"),
+        observed: "blind corpus rows in German (blind_heldout9/10, tuned on): \"Keine Angabe. Handoff-Notiz erwähnt CDN nicht\", \"Eine Deadline für die Next-Fest-Demo konnte ich nicht finden\", \"ist im Repository **keine zuständige Person** für Entblindungsanfragen an das DSMB dokumentiert\"",
+        example: "Eine Deadline für die Demo konnte ich nicht finden – weder in `Docs/` noch in Commit-Messages.",
+    },
+    Pattern {
+        text: opening!(r"\bno hay (?:ningún |ninguna )?[\wáéíóúñ-]+ (?:elegid|definid|fijad|acordad|decidid|asignad|establecid|registrad)[oa]s?\b|\bno (?:encontré|encuentro|hallé) (?:en (?:el|la|los|las) [\wáéíóúñ-]+ )?(?:quién|qué|cuál|cuándo|dónde|ningun\w*|nada|rastro|menci\w+)\b|\bno lo (?:encuentro|encontré|veo)\b|\bno hay (?:ningún )?rastro\b|\bno nombra a ninguna\b|(?:No|Sin [\w-]+) (?:definid|fijad|decidid|acordad|asignad)[oa]s?[.!]|\bsem (?:data|prazo|versão|dono|responsável|registro|informação) no (?:repositório|repo|código)\b"),
+        observed: "blind corpus rows in Spanish and Portuguese (blind_heldout9/10, tuned on): \"No hay región elegida para el clúster de DR.\", \"No encontré en el repositorio quién debe firmar\", \"No lo encuentro.\", \"No hay rastro de ese cambio en el repositorio.\", \"Sin TTL definido.\", \"No definida.\", \"Sem data no repositório\"",
+        example: "No hay región elegida para el clúster de DR.",
+    },
+    Pattern {
+        text: opening!(r"(?:пока|ещё|еще) не (?:выбран|назначен|согласован|утвержд[её]н|зафиксирован|определ[её]н)\w*|(?:узгоджен|визначен|вибран|затверджен)\w* [^.!?\n]{0,30}немає|\bhiçbir yerde (?:yazmıyor|geçmiyor|belirtilmemiş)\b|Tidak ada[.!]|\btidak (?:mencantumkan|menyebutkan|mencatat)\b|\bnenajdu\b|\bnenašl?(?:a|o)? jsem\b|\bniets (?:over )?(?:vastgelegd|afgesproken|besloten|bepaald)\b|\ber is (?:nog )?geen (?:datum|versie|eigenaar|naam|regio|deadline|besluit)\b|\bnie ma (?:jeszcze )?(?:ustalon|określon|wybran|zdefiniowan|uzgodnion)\w+|\bchưa có (?:ngày|tên|phiên bản|quyết định|thông tin|người)\b|\baucune? [\wéèê-]+(?: [\wéèê-]+)? dans le (?:dépôt|repo)\b|\bnon (?:è )?presente nel (?:repo|repository|codice)\b"),
+        observed: "blind corpus rows (blind_heldout9/10, tuned on): Russian \"регион пока не выбран\"; Ukrainian \"узгодженої версії API немає\"; Turkish \"kimin onaylayacağı hiçbir yerde yazmıyor\"; Indonesian \"Tidak ada. Repo tidak mencantumkan CDN\"; Czech \"Tohle v repozitáři nenajdu.\"; Dutch \"Daar is nog niets over vastgelegd.\", \"Er is nog geen datum.\"; Polish \"Nie ma jeszcze ustalonej wersji docelowej.\"; Vietnamese \"Chưa có ngày.\"; French \"Aucune version cible dans le dépôt\"; Italian \"Non presente nel repo.\"",
+        example: "По результатам анализа регион пока не выбран.",
+    },
     Pattern {
         text: concat!(
             binding_head!(),
@@ -507,6 +557,9 @@ pub struct Lexicon {
     clarify: Vec<String>,
     conflict_flag: Vec<String>,
     refusal_re: Regex,
+    /// For each refusal pattern written with `opening!`, its own words without the lead-in,
+    /// to report where the refusal itself stands.
+    refusal_core: Vec<Option<Regex>>,
     clarify_re: Regex,
     conflict_re: Regex,
     fingerprint: String,
@@ -631,6 +684,24 @@ impl Lexicon {
     ) -> Result<Lexicon, Error> {
         Ok(Lexicon {
             refusal_re: compile("refusal", &refusal, true)?,
+            refusal_core: refusal
+                .iter()
+                .enumerate()
+                .map(|(index, p)| {
+                    let Some(core) = p
+                        .strip_prefix(opening_prefix!())
+                        .and_then(|rest| rest.strip_suffix(')'))
+                    else {
+                        return Ok(None);
+                    };
+                    compile_one(core).map(Some).map_err(|e| Error::Pattern {
+                        list: "refusal",
+                        index,
+                        pattern: p.clone(),
+                        message: e.to_string(),
+                    })
+                })
+                .collect::<Result<_, _>>()?,
             clarify_re: compile("clarify", &clarify, false)?,
             conflict_re: compile("conflict-flag", &conflict_flag, true)?,
             fingerprint: fingerprint_of(&refusal, &clarify, &conflict_flag),
@@ -698,8 +769,54 @@ impl Lexicon {
     }
 
     /// The leftmost refusal match in `text` and which pattern made it, or `None`.
+    ///
+    /// Markdown bold (`**`) is read through, as a reader reads it: "there is **no region
+    /// configured**" refuses like the plain sentence. The match's offsets and text are those of
+    /// `text` itself.
     pub fn refusal_match(&self, text: &str) -> Option<RefusalMatch> {
-        leftmost(&self.refusal_re, self.refusal.len(), text)
+        if !text.contains("**") {
+            return self.core_match(text);
+        }
+        let (plain, origin) = without_bold(text);
+        let m = self.core_match(&plain)?;
+        let start = origin.get(m.start).copied().unwrap_or(text.len());
+        let end = match m.end.checked_sub(1).and_then(|last| origin.get(last)) {
+            Some(&last) if m.end > m.start => last + 1,
+            _ => start,
+        };
+        Some(RefusalMatch {
+            pattern: m.pattern,
+            text: text[start..end].to_string(),
+            start,
+            end,
+        })
+    }
+
+    /// The leftmost refusal, an opening one narrowed to its own words.
+    fn core_match(&self, text: &str) -> Option<RefusalMatch> {
+        let m = leftmost(&self.refusal_re, self.refusal.len(), text)?;
+        let Some(Some(core)) = self.refusal_core.get(m.pattern) else {
+            return Some(m);
+        };
+        let c = core.find(&text[m.start..m.end])?;
+        // The refusal's words only: a sentence stop the pattern ends on belongs to no clause.
+        const EDGE: &[char] = &[
+            '.', '!', '?', '。', '！', '？', ' ', '\t', '\r', '\n', '*', '_',
+        ];
+        let core_text = c.as_str();
+        let lead = core_text.len() - core_text.trim_start_matches(EDGE).len();
+        let trimmed = core_text.trim_matches(EDGE);
+        if trimmed.is_empty() {
+            return None;
+        }
+        let start = m.start + c.start() + lead;
+        let end = start + trimmed.len();
+        Some(RefusalMatch {
+            pattern: m.pattern,
+            text: text[start..end].to_string(),
+            start,
+            end,
+        })
     }
 
     /// True when the answer asks back ("which file?", "알려주시면"). Runs on the raw answer, as
@@ -707,6 +824,23 @@ impl Lexicon {
     pub fn is_clarify(&self, answer: &str) -> bool {
         self.clarify_re.is_match(answer)
     }
+}
+
+/// `text` without its `**` markers, and for each byte kept, its offset in `text`.
+fn without_bold(text: &str) -> (String, Vec<usize>) {
+    let mut plain = String::with_capacity(text.len());
+    let mut origin = Vec::with_capacity(text.len());
+    let mut rest = text;
+    let mut at = 0;
+    while let Some(i) = rest.find("**") {
+        plain.push_str(&rest[..i]);
+        origin.extend(at..at + i);
+        at += i + 2;
+        rest = &rest[i + 2..];
+    }
+    plain.push_str(rest);
+    origin.extend(at..at + rest.len());
+    (plain, origin)
 }
 
 /// The leftmost match of a combined, group-named pattern list and which pattern made it.
@@ -938,6 +1072,72 @@ mod tests {
         ] {
             assert!(!std_refuses(no), "{no}");
         }
+    }
+
+    #[test]
+    fn lexicon_2_5_reads_everyday_refusals_and_stays_bound_to_the_asked_object() {
+        for yes in [
+            "No date anywhere.",
+            "There's no submission date yet.",
+            "Not something I can answer from here.",
+            "I don't think a Stripe API version was ever agreed.",
+            "There's nothing in the repo about which Terraform version you're moving to.",
+            "没找到。RELEASING.md 只写了需要签字。",
+            "未定。",
+            "Keine Angabe.",
+            "Eine Deadline für die Demo konnte ich nicht finden.",
+            "Basierend auf meiner Analyse ist im Repository keine zuständige Person dokumentiert.",
+            "No hay región elegida para el clúster.",
+            "No encontré en el repositorio quién debe firmar.",
+            "Sin TTL definido.",
+            "Sem data no repositório.",
+            "Регион пока не выбран.",
+            "Tohle v repozitáři nenajdu.",
+            "Er is nog geen datum.",
+            "Chưa có ngày.",
+            "Aucune version cible dans le dépôt.",
+            "Non presente nel repo.",
+        ] {
+            assert!(std_refuses(yes), "{yes}");
+        }
+        for no in [
+            "No date format issues; it's 2025-03-14.",
+            "There's no version conflict: 4.4.1 everywhere.",
+            "No problem anywhere.",
+            "I don't think the port was ever changed; it's 8000.",
+            "没找到问题，端口是 8000。",
+            "Einen Fehler konnte ich nicht finden; die Region ist eu-west-1.",
+            "No encontré problemas: la región es eu-west-1.",
+            "Sin TTL definido en el código; el valor es 48h.",
+            "Keine Angabe nötig, es ist 8000.",
+            // After a value, the same words may refuse only a sub-question.
+            "The codename is Falcon. No owner anywhere.",
+            "リリース日: 2025年4月2日\n凍結日:\n未定。",
+            "Die Zielversion ist 4.0. Eine Version für das Review konnte ich nicht finden.",
+            "Основной регион — eu-central-1; резервный пока не выбран.",
+            // A lead-in that names a value is not an opening.
+            "Crowdin is what the team uses, there's nothing in the repo about which vendor signed.",
+            "Intern heißt es Falcon, einen Namen konnte ich nicht finden.",
+            "Na prática é Falcon, sem registro no repositório.",
+        ] {
+            assert!(!std_refuses(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn bold_is_read_through_and_the_match_keeps_the_answer_offsets() {
+        let lexicon = Lexicon::standard();
+        let answer = "## Findings\n\nThere is **no DR region configured or documented** for GCP.";
+        let m = lexicon.refusal_match(answer).expect("bold refusal is read");
+        assert_eq!(&answer[m.start..m.end], m.text);
+        // An opening pattern reports the refusal's own words, not the heading or lead-in.
+        assert!(m.text.starts_with("There is **no DR region"), "{}", m.text);
+        assert!(m.text.ends_with("documented"), "{}", m.text);
+        // Bold that ends a match, or wraps it whole, maps back inside the answer.
+        let answer = "Result: **nothing was decided**.";
+        let m = lexicon.refusal_match(answer).expect("read");
+        assert_eq!(&answer[m.start..m.end], m.text);
+        assert_eq!(m.text, "nothing was decided");
     }
 
     #[test]
