@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.6.0";
+pub const CUES_VERSION: &str = "1.6.1";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -268,7 +268,7 @@ fn general_asserted_alone(s: &Strict<'_>) -> bool {
 
 fn sentence_end_regex() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"[.!?。！？;；](?:\s|$)|\n")
+    re(&R, r"[.!?;](?:\s|$)|[。！？；]|\n")
 }
 
 /// The refusal's own sentence goes on past a contrast ("not in the hand-off, but the config
@@ -1605,6 +1605,8 @@ mod tests {
         for a in [
             "No owner anywhere in CODEOWNERS; `git blame` points to @dana for all of `billing/`.",
             "Keine Angabe im README; laut Übergabe ist der Termin der 28. März.",
+            // A CJK semicolon ends a clause with no space after it.
+            "没有找到负责人；git blame 里大多是 dana 的提交。",
             "Repo tidak mencantumkan tanggal, tetapi catatan serah terima menyebut 2 April 2025.",
             "لم أجد أي موعد في ملف CHANGELOG، لكن ملف ROADMAP يذكر أن الموعد هو 2 أبريل 2025.",
         ] {
