@@ -860,9 +860,18 @@ fn leftmost(re: &Regex, count: usize, text: &str) -> Option<RefusalMatch> {
     })
 }
 
-/// The standard lexicon's fingerprint, for manifests and rounds.
+/// The standard lexicon's fingerprint, for manifests and rounds. Computed from the pattern
+/// texts alone: every process prints it in `--version`, and compiling the lexicon there
+/// cost each dispatch's helper processes (`__agent`, `__sandbox`) most of their start-up.
 pub fn fingerprint() -> String {
-    Lexicon::standard().fingerprint()
+    static FINGERPRINT: OnceLock<String> = OnceLock::new();
+    FINGERPRINT
+        .get_or_init(|| {
+            let texts =
+                |list: &[Pattern]| list.iter().map(|p| p.text.to_string()).collect::<Vec<_>>();
+            fingerprint_of(&texts(REFUSAL), &texts(CLARIFY), &texts(CONFLICT_FLAG))
+        })
+        .clone()
 }
 
 #[cfg(test)]
@@ -871,6 +880,11 @@ mod tests {
 
     fn std_refuses(s: &str) -> bool {
         Lexicon::standard().is_refusal(s)
+    }
+
+    #[test]
+    fn the_uncompiled_fingerprint_is_the_compiled_lexicons() {
+        assert_eq!(fingerprint(), Lexicon::standard().fingerprint());
     }
 
     #[test]

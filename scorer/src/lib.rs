@@ -28,7 +28,7 @@ pub use qset::{Qset, Question};
 /// The standard scorer's fingerprint for manifests and rounds: the standard lexicon's
 /// fingerprint joined with the judge rubric's sha256 ([`rubric::joined_fingerprint`]).
 pub fn fingerprint() -> String {
-    rubric::joined_fingerprint(&Lexicon::standard().fingerprint())
+    rubric::joined_fingerprint(&lexicon::fingerprint())
 }
 
 /// The qset parser's error: the crate's one error type under the name the callers use.
