@@ -51,12 +51,15 @@ impl Round {
         );
         let seal = dir.path().join("handoff.md");
         std::fs::write(&seal, format!("The release codename is {pos}.\n")).unwrap();
+        // While `hold` exists every agent waits (at most a minute): a test that needs the
+        // round still running at some point holds it there instead of racing its speed.
         let slow = dir.path().join("slow.sh");
         std::fs::write(
             &slow,
             format!(
-                "#!/bin/sh\nsleep 0.4\nexec sh {} \"$@\"\n",
-                agents_dir().join("sealreader.sh").display()
+                "#!/bin/sh\nn=0\nwhile [ -e {hold} ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done\nsleep 0.4\nexec sh {} \"$@\"\n",
+                agents_dir().join("sealreader.sh").display(),
+                hold = dir.path().join("hold").display(),
             ),
         )
         .unwrap();
@@ -361,6 +364,8 @@ fn killed_while_writing_the_report_claims_nothing_and_resume_finishes() {
 #[test]
 fn a_second_run_on_the_same_out_dir_fails_at_once_naming_the_first() {
     let r = Round::new();
+    let hold = r.dir.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
     let mut first = r
         .command(&r.args)
         .stdout(Stdio::null())
@@ -378,6 +383,7 @@ fn a_second_run_on_the_same_out_dir_fails_at_once_naming_the_first() {
     let first_still_running = first.try_wait().unwrap().is_none();
     let _ = first.kill();
     let _ = first.wait();
+    std::fs::remove_file(&hold).unwrap();
     assert!(
         first_still_running,
         "the first round ended before the check"
