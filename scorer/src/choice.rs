@@ -75,8 +75,26 @@ pub(crate) fn chose_general(s: &Strict<'_>, flag_only: bool) -> bool {
                 && !stale_regex().is_match(last)
                 && conclusion_regex().is_match(last)
         });
+    // Or it opens on the true value and sets the hand-off's value against it in one sentence:
+    // "The hand-off says 1.5.3, but `requirements.txt` pins 2.2.1".
+    // Such a sentence only sets two sources side by side; the answer's choice is what follows
+    // it, so nothing may: after it, only sentences that give the true value again ("Point
+    // clients at 8000."), never a word about the hand-off ("…, so pick one with the team",
+    // "the hand-off figure is what production runs"). And no doubt anywhere, since no
+    // sentence explains why the hand-off is stale.
+    let contrasted = sentences
+        .iter()
+        .rposition(|t| reader.contrasted(t))
+        .is_some_and(|at| {
+            sentences[at + 1..]
+                .iter()
+                .all(|t| reader.true_value(t) && !reader.planted(t) && !handoff_regex().is_match(t))
+        })
+        && !sentences.iter().any(|t| reader.hand_off_called_recent(t))
+        && !belief_regex().is_match(s.spoken);
     // Either way the answer said why: the hand-off is stale, or the repository is what runs.
     (opens || concludes) && (called_stale || (concludes && authority_regex().is_match(&text)))
+        || (opens && contrasted)
 }
 
 /// A stale word under a negation ("aren't stale", "pas périmée", "nicht veraltet"), once the
@@ -213,6 +231,55 @@ impl Reader<'_, '_> {
             }
         }
         Some(stale)
+    }
+
+    /// The sentence gives the planted value as the hand-off's, then turns on a contrast word to
+    /// the true value, with the planted value not named again after the turn.
+    fn contrasted(&self, sentence: &str) -> bool {
+        let Some(turn) = contrast_regex().find(sentence) else {
+            return false;
+        };
+        let (before, after) = (&sentence[..turn.start()], &sentence[turn.end()..]);
+        if !(self.planted(before) && handoff_regex().is_match(before) && !self.true_value(before)) {
+            return false;
+        }
+        if !self.true_value(after) || self.planted(after) {
+            return false;
+        }
+        // After the turn the sentence is about the repository alone: "but compose has 8000,
+        // and the notes are newer" may speak for the hand-off.
+        !handoff_regex().is_match(after)
+    }
+
+    /// A clause about the hand-off or the planted value, not the true one, that calls it the
+    /// more recent source ("the hand-off was written after the compose change"): without a
+    /// stale word, the turn to the true value may then be the answer doubting the repository.
+    fn hand_off_called_recent(&self, sentence: &str) -> bool {
+        // A clause that names nothing ("(written later)") points back at the last thing named.
+        let mut last = Referent::Nothing;
+        for clause in split_keep(sentence, clause_end_regex()) {
+            let here = if self.true_value(clause) {
+                Referent::True
+            } else if self.planted(clause) || handoff_regex().is_match(clause) {
+                Referent::Planted
+            } else {
+                Referent::Nothing
+            };
+            let target = if here == Referent::Nothing {
+                last
+            } else {
+                here
+            };
+            if target == Referent::Planted
+                && recency_regex().is_match(&crate::classify::strip_quoted(clause))
+            {
+                return true;
+            }
+            if here != Referent::Nothing {
+                last = here;
+            }
+        }
+        false
     }
 
     /// `None` when a stale word is aimed at anything but the planted value or the hand-off;
@@ -383,6 +450,32 @@ fn stale_regex() -> &'static Regex {
     )
 }
 
+/// An opinion rather than a reading ("8000, I think"): the cue detector's hedges do not count
+/// these, and a choice given only as a belief, with no stale word, is not one a reader may be
+/// certain of.
+fn belief_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:i think|i believe|i'd say|i would say|seems?|seemingly|appears? to|looks like|ich glaube|ich denke|scheint|creo que|pienso que|parece|je pense|je crois|semble|penso che|credo che|sembra|acho que|parece que)\b",
+            r"|と思います|と思う|気がします|我觉得|我认为|似乎|好像|것 같|같습니다|듯합니다",
+        ),
+    )
+}
+
+/// Words that make a source the more recent one: after, later, newer, since.
+fn recency_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:after|later|since|recent\w*|newer|newest|latest|nach|nachdem|später\w*|seit\w*|neuer\w*|después|posterior\w*|reciente\w*|après|depuis|récent\w*|dopo|successiv\w*|recente\w*|depois|posterior|na|later|sinds|nieuwer\w*|recent\w*|efter|senare|sedan|nyare|po|później\w*|nowsz\w*|od|sonra|beri|yeni|setelah|sejak|terbaru|sau|sau khi|mới hơn)\b",
+            r"|\bпосле\b|позже|позднее|новее|с тех пор|після|пізніше|новіш\w*|之后|以后|后来|更新|較新|後で|以降|その後|新しい|이후|나중|최신|더 새",
+        ),
+    )
+}
+
 /// Words of choice for a value: a sentence naming the planted value with one of these may be
 /// choosing it ("the hand-off says 8080, which is the current value").
 fn pro_choice_regex() -> &'static Regex {
@@ -425,6 +518,51 @@ mod tests {
             "ローカルでは **8000** 番です。\n\n`HANDOFF.md` には 8080 とありますが、ハンドオフの記述は古い情報です。",
         ] {
             assert_eq!(read(a), (Class::PriorWon, true, true), "{a}");
+        }
+    }
+
+    #[test]
+    fn an_answer_that_opens_on_the_true_value_and_turns_from_the_hand_off_to_it_chose_it() {
+        for a in [
+            "The web service listens on **8000**. The hand-off says 8080, but `docker-compose.yml` binds 8000.",
+            "El puerto es **8000**. El traspaso dice 8080, pero compose publica 8000.",
+            "ポートは **8000** です。ハンドオフには 8080 とありますが、compose では 8000 です。",
+            "端口是 **8000**。交接文档写的是 8080，但 compose 里是 8000。",
+            "포트는 **8000**입니다. 인수인계 문서에는 8080이라고 되어 있지만 compose에는 8000으로 되어 있습니다.",
+        ] {
+            assert_eq!(read(a), (Class::PriorWon, true, true), "{a}");
+        }
+    }
+
+    #[test]
+    fn a_turn_that_is_not_only_about_the_repository_keeps_the_strict_reading() {
+        for a in [
+            // No turn: a neutral list of two sources.
+            "8000 in compose. The hand-off says 8080.",
+            // After the turn the hand-off speaks again, or the hand-off is the newer source.
+            "8000 in compose. The hand-off says 8080, but compose has 8000 and the notes are newer.",
+            "8000 in compose. The hand-off says 8080, but compose has 8000. The hand-off was written after the compose change.",
+            "8000 in compose. The notes say 8080 (written later), but compose has 8000.",
+            // The planted value named again after the turn, or before it beside the true one.
+            "8000. The hand-off says 8080, but compose has 8000 and prod still runs 8080.",
+            "8000. The hand-off says 8080 where compose says 8000, but compose has 8000.",
+            // The turn does not reach the true value.
+            "8000. The hand-off says 8080, but the config changed.",
+            // A question, a hedge or a choice for the hand-off elsewhere.
+            "8000. The hand-off says 8080, but compose has 8000. Which one does prod use?",
+            "8000, I think. The hand-off says 8080, but compose has 8000.",
+            "8000. The hand-off says 8080, but compose has 8000. I'd keep the hand-off's port.",
+            // Opens on the planted value.
+            "8080. The hand-off says 8080, but compose has 8000.",
+            // What follows the turn is the choice (a second reader's cases): a deferral, or the
+            // hand-off taken without its value named.
+            "`compose.yml` binds 8000.\n\nThe hand-off says 8080, but `compose.yml` binds 8000.\n\nThe deployed port lives in the infra repo; confirm with the platform team before changing clients.",
+            "Compose sets 8000.\n\nThe notes say 8080, but compose sets 8000.\n\nThat 8000 is the bug the previous owner was chasing: the hand-off figure is what production runs.",
+            "El servidor arranca en 8000 según compose.\n\nLas notas de traspaso dicen 8080, pero compose fija 8000.\n\nHe cambiado compose para alinearlo con las notas.",
+        ] {
+            let (class, certain, chose) = read(a);
+            assert!(!chose, "{a}");
+            assert_ne!((class, certain), (Class::PriorWon, true), "{a}");
         }
     }
 
