@@ -2,34 +2,25 @@
 //! logic (gates, manifests, rounds, rescoring, self-test); `main.rs` and `cli.rs` hold the
 //! command line.
 
+// Grouped by what a reader looks for: the commands, the round's steps and records, the gates
+// before a round, the agents and how they run, the reading of answers. A module never imports
+// the one that calls it.
 pub mod agents;
-pub mod clean;
 pub mod color;
 pub mod commands;
 pub mod config;
 pub mod demo;
 pub mod exit;
-pub mod gate;
-pub mod hitlines;
-pub mod journal;
-pub mod lexicon_cmd;
-pub mod manifest;
-pub mod nameleak;
+pub mod files;
+pub mod gates;
 pub mod options;
 pub mod outdir;
-pub mod preflight;
 pub mod progress;
 pub mod prompt;
 pub mod reading;
-pub mod record;
-pub mod rescore;
-pub mod retry;
 pub mod round;
-pub mod sandbox;
-pub mod selftest;
 pub mod text;
 pub mod units;
-pub mod usage;
 
 /// The version line `--version` prints: the harness version and the scorer it carries, because
 /// a verdict is only reproducible with the same lexicon and judge rubric.

@@ -8,8 +8,8 @@ use cli::{
 };
 use harness::commands::{self, GateArgs, VerifyArgs};
 use harness::exit::{exit_of, Exit};
-use harness::gate::Phase;
-use harness::manifest::Design;
+use harness::gates::manifest::Design;
+use harness::gates::start::Phase;
 use harness::round::executor::{ExecutorChoice, ExecutorSpec};
 use harness::round::{Arms, DemoMode, RunOptions};
 use std::time::Duration;
@@ -345,16 +345,18 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 all: a.all,
             })
         }
-        Command::Rescore(a) => harness::rescore::rescore(&harness::rescore::RescoreOptions {
-            judge: judge_of(&a.judge)?,
-            judge_jobs: a.judge.judge_jobs as usize,
-            out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
-            qset: a.qset,
-            accept_qset_change: a.accept_qset_change,
-        }),
+        Command::Rescore(a) => {
+            harness::commands::rescore::rescore(&harness::commands::rescore::RescoreOptions {
+                judge: judge_of(&a.judge)?,
+                judge_jobs: a.judge.judge_jobs as usize,
+                out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
+                qset: a.qset,
+                accept_qset_change: a.accept_qset_change,
+            })
+        }
         Command::SelfTest(a) => {
             let (_, failed) =
-                harness::selftest::run(a.repo.as_deref(), a.format == FormatArg::Json)?;
+                harness::commands::selftest::run(a.repo.as_deref(), a.format == FormatArg::Json)?;
             Ok(if failed == 0 {
                 Exit::Ok
             } else {
@@ -447,7 +449,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 a.format == ScoreFormat::Json,
             )
         }
-        Command::Report(a) => harness::rescore::report(
+        Command::Report(a) => harness::commands::rescore::report(
             &a.out.or(a.out_flag).expect("clap requires OUT or --out"),
             match a.format {
                 ReportFormat::Table => "table",
@@ -482,7 +484,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             }),
         ),
         Command::Lexicon(cli::LexiconCommand::Eval(a)) => {
-            harness::lexicon_cmd::eval(&harness::lexicon_cmd::EvalOptions {
+            harness::commands::lexicon::eval(&harness::commands::lexicon::EvalOptions {
                 corpora: a.corpora,
                 json: a.format == ScoreFormat::Json,
                 token_match: token_match(a.token_match),
@@ -495,10 +497,10 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             })
         }
         Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {
-            harness::lexicon_cmd::suggest(&a.out, a.lexicon.as_deref())
+            harness::commands::lexicon::suggest(&a.out, a.lexicon.as_deref())
         }
         Command::Explain(a) => commands::explain::explain(a.term.as_deref()),
-        Command::Clean => harness::clean::clean(),
+        Command::Clean => harness::round::clean::clean(),
         Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),
         Command::Sandbox(a) => {
             let code = runners::reap::reaper_main(&a.args);

@@ -5,12 +5,12 @@
 //! `--executor local` is the same plan → unit → collect path in one process.
 
 use crate::exit::{Exit, Fail};
-use crate::journal::{self, Plan};
-use crate::record::{self, DispatchStatus, RoundStatus};
 use crate::round::collect::{self, Show};
 use crate::round::executor::{
     self, slurm::SlurmOptions, Ended, ExecutorChoice, ExecutorSpec, Units,
 };
+use crate::round::journal::{self, Plan};
+use crate::round::record::{self, DispatchStatus, RoundStatus};
 use crate::round::{plan, unit, RunOptions};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
@@ -178,7 +178,7 @@ pub fn unit_cmd(out: &Path, index: usize) -> Result<Exit> {
         journal::AnswerState::Missing => {}
     }
     // A failure file of an earlier attempt must not outlive this one.
-    let _ = std::fs::remove_file(crate::record::dispatch_file(&out, &stem, "err"));
+    let _ = std::fs::remove_file(crate::round::record::dispatch_file(&out, &stem, "err"));
     let rt = unit::Runtime::open(&plan)?;
     {
         let c = rt.cancel.clone();
@@ -230,7 +230,7 @@ pub fn list_missing(plan: &Plan, show: Show) {
         plan.dispatches.len()
     ));
     for (i, stem) in missing {
-        let why = match std::fs::read_to_string(crate::record::dispatch_file(&plan.out, &stem, "err")) {
+        let why = match std::fs::read_to_string(crate::round::record::dispatch_file(&plan.out, &stem, "err")) {
             Ok(reason) => clean_line(reason.trim(), 200),
             Err(_) => "no answer and no error file: the unit never ran, or was killed before it could write one".into(),
         };
@@ -249,7 +249,7 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
         return crate::round::run(opts);
     }
     not_dumpable();
-    crate::clean::sweep_before_round();
+    crate::round::clean::sweep_before_round();
     let opts = if opts.resume {
         plan::resume_options(opts)?
     } else {

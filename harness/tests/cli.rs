@@ -395,7 +395,10 @@ fn self_test_l13_goes_red_when_the_token_is_written_into_the_tree() {
         dir.path(),
         &[
             ("notes.md", format!("fixture {tokv}\n").as_bytes()),
-            ("harness/x.md", harness::selftest::CONTROL_NEEDLE.as_bytes()),
+            (
+                "harness/x.md",
+                harness::commands::selftest::CONTROL_NEEDLE.as_bytes(),
+            ),
         ],
     );
     let a = harness()
@@ -411,7 +414,10 @@ fn self_test_l13_goes_red_when_the_token_is_written_into_the_tree() {
     let dir2 = tempfile::tempdir().unwrap();
     make_repo(
         dir2.path(),
-        &[("scorer/x.md", harness::selftest::CONTROL_NEEDLE.as_bytes())],
+        &[(
+            "scorer/x.md",
+            harness::commands::selftest::CONTROL_NEEDLE.as_bytes(),
+        )],
     );
     let a = harness()
         .arg("self-test")
@@ -430,7 +436,10 @@ fn self_test_l13_fails_on_an_unreadable_file_instead_of_reporting_zero() {
     let dir = tempfile::tempdir().unwrap();
     make_repo(
         dir.path(),
-        &[("harness/x.md", harness::selftest::CONTROL_NEEDLE.as_bytes())],
+        &[(
+            "harness/x.md",
+            harness::commands::selftest::CONTROL_NEEDLE.as_bytes(),
+        )],
     );
     std::os::unix::fs::symlink("/proc/self/mem", dir.path().join("mem")).unwrap();
     let a = harness()

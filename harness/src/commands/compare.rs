@@ -4,7 +4,7 @@
 //! exit 10 naming the field when the rounds are not comparable.
 
 use crate::exit::{Exit, Fail};
-use crate::record;
+use crate::round::record;
 use anyhow::Result;
 use reports::compare::{self, RoundIdentity};
 use reports::Report;
@@ -32,7 +32,7 @@ fn load(out: &Path) -> Result<(RoundIdentity, Report)> {
         .into());
     }
     let rec = record::load_round(out)?;
-    let report = crate::rescore::derived_report(out)?;
+    let report = crate::commands::rescore::derived_report(out)?;
     let qset = rec.input("qset").map(|i| i.sha256.clone()).ok_or_else(|| {
         Fail::new(
             Exit::ManifestMismatch,
@@ -65,7 +65,7 @@ fn load_side(path: &Path, mask: bool) -> Result<(RoundIdentity, Report)> {
         let (id, r) = load(out)?;
         // As `harness report`: a terminal never shows a qset token (the files may).
         let r = if mask {
-            crate::rescore::masked_for_terminal(out, &r)
+            crate::commands::rescore::masked_for_terminal(out, &r)
         } else {
             r
         };

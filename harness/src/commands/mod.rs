@@ -1,14 +1,20 @@
-//! The smaller commands: `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry.
+//! One file per command that has more than a screen of logic (`compare`, `explain`, `lexicon`,
+//! `rejudge`, `rescore` and `report`, `review`, `self-test`); the smaller ones live here:
+//! `score`, `gate`, `seal`, `verify`, `doctor`, and the hidden agent entry. `run`, `plan`, `unit`
+//! and `collect` are the round's steps (`crate::round`, `crate::units`).
 
 pub mod compare;
 pub mod explain;
+pub mod lexicon;
 pub mod rejudge;
+pub mod rescore;
 pub mod review;
+pub mod selftest;
 
 use crate::demo;
 use crate::exit::{Exit, Fail};
-use crate::gate::{self, GateInput, Phase};
-use crate::manifest::{self, BaseStamp, Input, Manifest, Role, ScorerStamp};
+use crate::gates::manifest::{self, BaseStamp, Input, Manifest, Role, ScorerStamp};
+use crate::gates::start::{self as gate, GateInput, Phase};
 use crate::round::plan::{load_qset, resolve_base};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
@@ -845,39 +851,41 @@ fn doctor_preflights(
     for name in &names {
         let started = std::time::Instant::now();
         let took = || format!(" ({:.1} s)", started.elapsed().as_secs_f64());
-        out.push(match crate::preflight::standalone(name, ask.timeout) {
-            // An answer without READY reached the model but is not the reply asked for (a
-            // gateway's error page, say): not a pass.
-            Ok(Ok(line)) if line.ends_with("answered READY") => (
-                clean_line(name, 60),
-                format!("pass: {line}{}", took()),
-                true,
-            ),
-            Ok(Ok(line)) if !line.contains("answered") => (
-                clean_line(name, 60),
-                format!("pass: {line}{}", took()),
-                true,
-            ),
-            Ok(Ok(line)) => (
-                clean_line(name, 60),
-                format!("WARN: {line}{}", took()),
-                false,
-            ),
-            Ok(Err(why)) => (
-                clean_line(name, 60),
-                format!("FAIL: {}{}", clean_line(&why, 600), took()),
-                false,
-            ),
-            Err(e) => (
-                clean_line(name, 60),
-                format!(
-                    "FAIL: could not run it: {}{}",
-                    clean_line(&format!("{e:#}"), 600),
-                    took()
+        out.push(
+            match crate::agents::preflight::standalone(name, ask.timeout) {
+                // An answer without READY reached the model but is not the reply asked for (a
+                // gateway's error page, say): not a pass.
+                Ok(Ok(line)) if line.ends_with("answered READY") => (
+                    clean_line(name, 60),
+                    format!("pass: {line}{}", took()),
+                    true,
                 ),
-                false,
-            ),
-        });
+                Ok(Ok(line)) if !line.contains("answered") => (
+                    clean_line(name, 60),
+                    format!("pass: {line}{}", took()),
+                    true,
+                ),
+                Ok(Ok(line)) => (
+                    clean_line(name, 60),
+                    format!("WARN: {line}{}", took()),
+                    false,
+                ),
+                Ok(Err(why)) => (
+                    clean_line(name, 60),
+                    format!("FAIL: {}{}", clean_line(&why, 600), took()),
+                    false,
+                ),
+                Err(e) => (
+                    clean_line(name, 60),
+                    format!(
+                        "FAIL: could not run it: {}{}",
+                        clean_line(&format!("{e:#}"), 600),
+                        took()
+                    ),
+                    false,
+                ),
+            },
+        );
     }
     if out.is_empty() {
         out.push((

@@ -40,7 +40,7 @@ pub fn read_round(
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
             continue;
         };
-        let path = crate::record::dispatch_file(out, &e.stem, "txt");
+        let path = crate::round::record::dispatch_file(out, &e.stem, "txt");
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             // A planned answer that is not there is a missing answer, never a row to read.
@@ -109,9 +109,9 @@ pub fn read_round(
 /// recorded `--sandbox` ([`Judge::for_round`]).
 pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
     let out = std::path::absolute(out)?;
-    let plan = crate::journal::load_plan(&out)?;
+    let plan = crate::round::journal::load_plan(&out)?;
     crate::round::plan::activate_reading(&plan.options)?;
-    let (qset, record, entries) = crate::rescore::round_answers(&out)?;
+    let (qset, record, entries) = crate::commands::rescore::round_answers(&out)?;
     let judge = judge
         .clone()
         .for_round(record.as_ref(), &out)
@@ -128,7 +128,7 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
     );
     if let Some(mut rec) = record {
         rec.judge = Some(pass.info);
-        crate::record::save_round(&out, &rec)?;
+        crate::round::record::save_round(&out, &rec)?;
     }
     crate::units::collect_cmd(&out, Show::default())
 }

@@ -37,14 +37,14 @@ struct Planned {
 }
 
 fn planned(out: &Path) -> Result<Vec<Planned>> {
-    let plan = crate::journal::load_plan(out)?;
+    let plan = crate::round::journal::load_plan(out)?;
     Ok(plan
         .dispatches
         .iter()
         .map(|d| Planned {
             label: d.label.as_str().to_string(),
             rep: d.rep,
-            bytes: std::fs::read(crate::record::dispatch_file(out, &d.stem(), "txt")).ok(),
+            bytes: std::fs::read(crate::round::record::dispatch_file(out, &d.stem(), "txt")).ok(),
         })
         .collect())
 }
@@ -101,7 +101,7 @@ fn decision(p: &Planned, class: Class, who: &str) -> Result<Decision> {
 /// `harness review`.
 pub fn review(opts: &ReviewOptions) -> Result<Exit> {
     let out = opts.out.as_path();
-    let plan = crate::journal::load_plan(out)?;
+    let plan = crate::round::journal::load_plan(out)?;
     crate::round::plan::activate_reading(&plan.options)?;
     let rows = planned(out)?;
     if let Some(file) = &opts.export {
@@ -167,7 +167,7 @@ fn interactive(out: &Path, rows: &[Planned], who: &str, all: bool) -> Result<Vec
         )
         .into());
     }
-    let report = crate::rescore::scored_rows(out)?;
+    let report = crate::commands::rescore::scored_rows(out)?;
     let (qset, scored) = report;
     let pending: Vec<&reports::Row> = scored
         .iter()
@@ -257,7 +257,7 @@ fn interactive(out: &Path, rows: &[Planned], who: &str, all: bool) -> Result<Vec
 
 /// `--export FILE`: the decided rows in the corpus format (`lexicon eval FILE` reads it).
 fn export(out: &Path, file: &Path) -> Result<Exit> {
-    let (qset, rows) = crate::rescore::scored_rows(out)?;
+    let (qset, rows) = crate::commands::rescore::scored_rows(out)?;
     let mut text = String::new();
     let mut n = 0;
     for r in rows.iter().filter(|r| r.standing.decided()) {
@@ -286,7 +286,7 @@ fn export(out: &Path, file: &Path) -> Result<Exit> {
         text.push('\n');
         n += 1;
     }
-    crate::journal::write_atomic(file, text.as_bytes())?;
+    crate::round::journal::write_atomic(file, text.as_bytes())?;
     println!(
         "{n} decided rows written to {}",
         clean_line(&file.display().to_string(), 200)

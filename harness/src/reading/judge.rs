@@ -222,7 +222,7 @@ impl Judge {
     /// and inputs forbidden as they were to its agents.
     pub fn for_round(
         self,
-        record: Option<&crate::record::RoundRecord>,
+        record: Option<&crate::round::record::RoundRecord>,
         out: &Path,
     ) -> Result<Judge> {
         let mode = self.sandbox.unwrap_or_else(|| {
@@ -296,7 +296,7 @@ impl Judge {
         let isolation = if levels.is_empty() {
             String::new()
         } else {
-            crate::sandbox::round_level(self.mode(), &levels)
+            crate::agents::sandbox::round_level(self.mode(), &levels)
         };
         reports::judge::JudgeInfo {
             spec: self.spec.clone(),
@@ -407,7 +407,7 @@ impl Judge {
         // The round's agents' wrapper, with the empty folder as the checkout: no read rule
         // reaches the user's home, the repository or the out-dir.
         let report = root.path().join("sandbox.json");
-        let plan = crate::sandbox::SandboxPlan {
+        let plan = crate::agents::sandbox::SandboxPlan {
             mode: self.mode(),
             forbid: self.forbid.clone(),
             overlay: false,
@@ -612,7 +612,7 @@ pub fn store(out: &std::path::Path, records: &[JudgeRecord]) -> Result<()> {
         text.push_str(&serde_json::to_string(r)?);
         text.push('\n');
     }
-    crate::journal::write_atomic(&out.join(FILE), text.as_bytes())
+    crate::files::write_atomic(&out.join(FILE), text.as_bytes())
 }
 
 /// The judge's class for this row: the last record for (label, rep) made on these answer bytes

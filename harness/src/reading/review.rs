@@ -73,7 +73,7 @@ pub fn append(out: &Path, new: &[Decision]) -> Result<()> {
         text.push_str(&serde_json::to_string(d)?);
         text.push('\n');
     }
-    crate::journal::write_atomic(&out.join(FILE), text.as_bytes())
+    crate::files::write_atomic(&out.join(FILE), text.as_bytes())
 }
 
 /// The person's class for this row: the last decision for (label, rep). A decision made on

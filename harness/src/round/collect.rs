@@ -4,8 +4,8 @@
 //! `summary.json`, `report.md`, `report.html`, then `ROUND_DONE`, and the round's exit.
 
 use crate::exit::{Exit, Fail};
-use crate::journal::{self, Plan};
-use crate::record::{self, RoundRecord, RoundStatus};
+use crate::round::journal::{self, Plan};
+use crate::round::record::{self, RoundRecord, RoundStatus};
 use crate::text::clean_line;
 use anyhow::Result;
 use reports::{InstrumentVerdict, ManifestStatus, QuestionInfo, Render, Report, RoundMeta, Row};
@@ -190,7 +190,7 @@ pub fn exit_of_verdict(v: InstrumentVerdict) -> Exit {
 pub fn masked_for_terminal(report: &Report, qset: &Qset) -> Report {
     let mut needles: Vec<&str> = qset.questions.iter().map(|q| q.token.as_str()).collect();
     needles.extend(qset.questions.iter().filter_map(|q| q.general.as_deref()));
-    let masker = crate::gate::Masker::new(&needles);
+    let masker = crate::gates::start::Masker::new(&needles);
     let mut masked = report.clone();
     for r in &mut masked.rows {
         r.excerpt = masker.mask(&r.excerpt);
@@ -257,7 +257,7 @@ pub fn planned_qset(plan: &Plan, record: &RoundRecord) -> Result<Qset> {
             return Err(Fail::new(Exit::Usage, "the plan names no qset").into());
         }
     };
-    let now = crate::manifest::sha256_hex(&bytes);
+    let now = crate::gates::manifest::sha256_hex(&bytes);
     if let Some(rec) = record.input("qset") {
         if rec.sha256 != now {
             return Err(Fail::new(
@@ -287,7 +287,7 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
     names.dedup();
     record.env_names = names;
     let levels: Vec<String> = records.iter().filter_map(|r| r.isolation.clone()).collect();
-    record.isolation = crate::sandbox::round_level(plan.options.sandbox, &levels);
+    record.isolation = crate::agents::sandbox::round_level(plan.options.sandbox, &levels);
     record.checkout = record::checkout_methods(&records);
     record.phases = record::phase_stats(&records);
     // Arm × time: each planned dispatch's arm with the times its record carries.
@@ -461,14 +461,14 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
         }
         ("none (round incomplete)".to_string(), Exit::Incomplete)
     };
-    crate::usage::report(out, plan, !show.json)?;
+    crate::round::usage::report(out, plan, !show.json)?;
     write_round_done(out, record, &report, complete, &verdict_line)?;
     let facts = reports::brief::RunFacts {
         planned: counts.planned,
         answered: counts.answered,
         failed: counts.failed,
         retried: retried_dispatches(out, plan),
-        cost: crate::usage::cost_text(out, plan),
+        cost: crate::round::usage::cost_text(out, plan),
         out_dir: out.display().to_string(),
     };
     if show.json {

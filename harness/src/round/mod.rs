@@ -3,22 +3,28 @@
 //!
 //! - [`plan`]: gates, manifest check, labels, the journal (RunOptions → Plan on disk)
 //! - [`order`]: the seeded shuffle that interleaves the arms in time
-//! - [`unit`]: one dispatch (Plan, index → DispatchRecord)
+//! - [`unit`](mod@unit): one dispatch (Plan, index → DispatchRecord)
 //! - [`executor`]: where units run (the local pool, Slurm, `command:`)
 //! - [`collect`]: score every answer, report, `ROUND_DONE` (out-dir → Exit)
+//! - [`journal`], [`record`]: the plan and the records on disk; [`retry`], [`usage`],
+//!   [`clean`]: what a dispatch retries, what the agents reported, dead rounds' temp folders
 
+pub mod clean;
 pub mod collect;
 pub mod executor;
+pub mod journal;
 pub mod order;
 pub mod plan;
+pub mod record;
+pub mod retry;
 pub mod unit;
+pub mod usage;
 
 pub use crate::options::{Arms, DemoMode, RunOptions};
 
 use crate::exit::Exit;
-use crate::journal;
-use crate::record::{self, RoundStatus};
 use anyhow::Result;
+use record::RoundStatus;
 
 /// Runs a round in this process. Returns the exit the round ends with.
 pub fn run(opts: RunOptions) -> Result<Exit> {
@@ -28,7 +34,7 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
-    crate::clean::sweep_before_round();
+    crate::round::clean::sweep_before_round();
     let opts = if opts.resume {
         plan::resume_options(opts)?
     } else {

@@ -11,7 +11,7 @@
 //! The generator is SplitMix64 (Steele, Lea & Flood 2014), written out here so the order a seed
 //! gives never changes with a dependency's version.
 
-use crate::journal::Dispatch;
+use crate::round::journal::Dispatch;
 
 /// SplitMix64: a small, fixed, portable generator (not for secrets; an order only).
 struct SplitMix64(u64);

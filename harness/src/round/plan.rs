@@ -5,12 +5,12 @@
 use crate::agents::RoundAgent;
 use crate::demo;
 use crate::exit::{Exit, Fail};
-use crate::gate::{self, GateInput, GateReport, Phase};
-use crate::journal::{self, Dispatch, Plan, PlannedAgent, PlannedBase, PlannedSeal};
-use crate::manifest::{self, Role};
+use crate::gates::manifest::{self, Role};
+use crate::gates::start::{self as gate, GateInput, GateReport, Phase};
 use crate::options::{Arms, DemoMode, RunOptions};
 use crate::prompt::compose_prompt;
-use crate::record::{self, InputRecord, ManifestRecord, RoundRecord, RoundStatus};
+use crate::round::journal::{self, Dispatch, Plan, PlannedAgent, PlannedBase, PlannedSeal};
+use crate::round::record::{self, InputRecord, ManifestRecord, RoundRecord, RoundStatus};
 use anyhow::{Context, Result};
 use rand::Rng;
 use runners::{Corpus, Label, Plant, Seal};
@@ -177,7 +177,7 @@ fn checks(opts: RunOptions) -> Result<Checked> {
     })
 }
 
-/// Plans a round: every check that can refuse it runs first ([`checks`]), and the journal is
+/// Plans a round: every check that can refuse it runs first (`checks`), and the journal is
 /// written last.
 pub fn plan(opts: RunOptions) -> Result<Planned> {
     let Checked {
@@ -214,7 +214,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         None => dispatches,
     };
     let forbid = forbidden_paths(&opts, &out, &corpus);
-    crate::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
+    crate::agents::sandbox::SandboxPlan::new(opts.sandbox, forbid.clone())
         .map_err(|e| Fail::new(Exit::GateRefused, format!("sandbox: {e:#}")))?;
     record.isolation = format!("{} (requested)", opts.sandbox.name());
     if opts.sandbox == runners::SandboxMode::None {
@@ -669,7 +669,10 @@ fn resolve_out(opts: &RunOptions) -> Result<(PathBuf, String)> {
 fn protected_paths(opts: &RunOptions, out: &Path) -> Vec<(String, PathBuf)> {
     let mut p = vec![
         ("out-dir".to_string(), out.to_path_buf()),
-        ("labelmap".to_string(), crate::journal::labelmap_path(out)),
+        (
+            "labelmap".to_string(),
+            crate::round::journal::labelmap_path(out),
+        ),
     ];
     if let Some(m) = &opts.manifest {
         p.push(("manifest".to_string(), m.clone()));

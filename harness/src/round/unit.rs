@@ -3,12 +3,12 @@
 //! into it, and this process's [`Runtime`]. Output: the dispatch's files in the out-dir and its
 //! [`DispatchRecord`]. Idempotent per index: a unit writes only its own `<label>_r<n>.*`.
 
+use crate::agents::sandbox::SandboxPlan;
 use crate::agents::RoundAgent;
 use crate::exit::{Exit, Fail};
-use crate::journal::{Dispatch, Plan};
-use crate::record::{DispatchRecord, DispatchStatus, PhaseTimings};
-use crate::retry::AgentsOwn;
-use crate::sandbox::SandboxPlan;
+use crate::round::journal::{Dispatch, Plan};
+use crate::round::record::{DispatchRecord, DispatchStatus, PhaseTimings};
+use crate::round::retry::AgentsOwn;
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use runners::{Corpus, Plant, ProcessGroups, RunOutcome, Seal, TempRoot, Template};
@@ -115,9 +115,9 @@ impl Runtime {
     /// The one "reply READY" call of the agent in a throwaway checkout under the round's
     /// sandbox, before any dispatch (exit 8 when it fails); `None` under `--no-preflight`.
     pub fn preflight(&self, plan: &Plan) -> Result<Option<String>> {
-        crate::preflight::run_unless(
+        crate::agents::preflight::run_unless(
             plan.options.no_preflight,
-            &crate::preflight::Input {
+            &crate::agents::preflight::Input {
                 agent: &self.agent,
                 sandbox: &self.sandbox,
                 template: &self.template,
@@ -139,10 +139,10 @@ impl Runtime {
 }
 
 /// Reads the planted seal back and refuses one whose bytes are not the planned ones.
-fn read_planned_seal(s: &crate::journal::PlannedSeal, path: &Path) -> Result<Seal> {
+fn read_planned_seal(s: &crate::round::journal::PlannedSeal, path: &Path) -> Result<Seal> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("reading the seal {} the plan names", path.display()))?;
-    let sha = crate::manifest::sha256_hex(&bytes);
+    let sha = crate::gates::manifest::sha256_hex(&bytes);
     if sha != s.sha256 {
         return Err(Fail::new(
             Exit::ManifestMismatch,
@@ -183,7 +183,7 @@ fn planned_agent(plan: &Plan) -> Result<RoundAgent> {
     // The same program, home files and harness.toml values on every node, or no answer.
     if !plan.depends.is_empty() {
         let now = crate::agents::dependencies(&agent, &config);
-        let changes = crate::journal::dependency_changes(&plan.depends, &now);
+        let changes = crate::round::journal::dependency_changes(&plan.depends, &now);
         if !changes.is_empty() {
             return Err(Fail::new(
                 Exit::ManifestMismatch,
@@ -205,7 +205,7 @@ fn planned_agent(plan: &Plan) -> Result<RoundAgent> {
 /// Writes file `<stem>.<ext>` of a dispatch into the round's dispatch folder (created by the
 /// first write) through a temp name and a rename.
 fn put(out: &Path, stem: &str, ext: &str, bytes: &[u8]) -> Result<()> {
-    crate::journal::write_atomic(&crate::record::dispatch_file(out, stem, ext), bytes)
+    crate::round::journal::write_atomic(&crate::round::record::dispatch_file(out, stem, ext), bytes)
 }
 
 /// Runs dispatch `index` of the plan end to end and writes its files. Never panics on agent
@@ -218,10 +218,10 @@ pub fn run(plan: &Plan, index: usize, rt: &Runtime) -> Result<DispatchRecord> {
 fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
     let stem = d.stem();
     let mut rec = DispatchRecord::new(&stem);
-    let began = crate::record::now_unix_ms();
+    let began = crate::round::record::now_unix_ms();
     // Each attempt starts from a fresh record and checkout; the failed ones stay as reasons.
     let mut retries = Vec::new();
-    let result = crate::retry::with_retries(
+    let result = crate::round::retry::with_retries(
         plan.options.retries,
         || rt.cancelled(),
         &mut retries,
@@ -234,12 +234,12 @@ fn execute(plan: &Plan, d: &Dispatch, rt: &Runtime) -> DispatchRecord {
     // The whole dispatch, checkout and retries included, even when no agent ever started
     // (whose own start and end stay 0): what an arm × time reading needs.
     rec.dispatch_started_unix_ms = Some(began);
-    rec.dispatch_ended_unix_ms = Some(crate::record::now_unix_ms());
+    rec.dispatch_ended_unix_ms = Some(crate::round::record::now_unix_ms());
     let result = result.and_then(|answer| {
         // The record (with the answer's hash) is written before the answer: an answer file
         // that exists always has a record saying it was answered and what it holds.
         rec.status = DispatchStatus::Answered;
-        rec.answer_sha256 = Some(crate::journal::sha256_hex(&answer));
+        rec.answer_sha256 = Some(crate::round::journal::sha256_hex(&answer));
         put(&plan.out, &stem, "json", &serde_json::to_vec_pretty(&rec)?)?;
         put(&plan.out, &stem, "txt", &answer)
     });

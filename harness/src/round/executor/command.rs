@@ -91,7 +91,7 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
     std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
     let progress = crate::progress::Progress::new(units.indices.len() as u64, units.quiet);
     // The stems of the units, to read each one's recorded retries after its command ends.
-    let plan = crate::journal::load_plan(units.out).ok();
+    let plan = crate::round::journal::load_plan(units.out).ok();
     let next = AtomicUsize::new(0);
     let notes = Mutex::new(Vec::new());
     let workers = units.jobs.clamp(1, units.indices.len().max(1));
@@ -134,11 +134,11 @@ pub fn run(template: &CommandTemplate, units: &Units<'_>) -> Result<Ended> {
 
 /// Whether unit `index`'s dispatch record lists an infrastructure retry (the unit's own
 /// `--retries`, recorded by the `harness unit` process).
-fn retried(plan: Option<&crate::journal::Plan>, out: &Path, index: usize) -> bool {
+fn retried(plan: Option<&crate::round::journal::Plan>, out: &Path, index: usize) -> bool {
     let Some(stem) = plan.and_then(|p| p.dispatch(index).ok()).map(|d| d.stem()) else {
         return false;
     };
-    crate::record::dispatch_records(out, [stem.as_str()])
+    crate::round::record::dispatch_records(out, [stem.as_str()])
         .first()
         .is_some_and(|r| !r.retries.is_empty())
 }

@@ -4,9 +4,9 @@
 //! `harness unit` processes instead.
 
 use crate::exit::{Exit, Fail};
-use crate::journal::{self, AnswerState, Plan};
 use crate::progress::Outcome;
-use crate::record::DispatchStatus;
+use crate::round::journal::{self, AnswerState, Plan};
+use crate::round::record::DispatchStatus;
 use crate::round::unit::{self, Runtime};
 use anyhow::Result;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,7 +38,7 @@ pub fn todo(plan: &Plan) -> Result<Vec<usize>> {
     }
     for &i in &todo {
         let stem = plan.dispatches[i].stem();
-        let _ = std::fs::remove_file(crate::record::dispatch_file(&plan.out, &stem, "err"));
+        let _ = std::fs::remove_file(crate::round::record::dispatch_file(&plan.out, &stem, "err"));
     }
     Ok(todo)
 }

@@ -3,9 +3,9 @@
 //! change would mix with the arms' nondeterminism. Same files, new rule: one variable moves.
 
 use crate::exit::{Exit, Fail};
-use crate::journal::{self, labelmap_path, read_labelmap, AnswerState};
-use crate::record::{self, RoundRecord};
 use crate::round::collect::{self as finish, Entry};
+use crate::round::journal::{self, labelmap_path, read_labelmap, AnswerState};
+use crate::round::record::{self, RoundRecord};
 use crate::text::clean_line;
 use anyhow::{Context, Result};
 use reports::Report;
@@ -69,7 +69,7 @@ fn qset_for(record: Option<&RoundRecord>, opts: &RescoreOptions) -> Result<(Qset
         }
     };
     if let Some(rec) = recorded {
-        let now = crate::manifest::sha256_hex(&bytes);
+        let now = crate::gates::manifest::sha256_hex(&bytes);
         if now != rec.sha256 && !opts.accept_qset_change {
             return Err(Fail::new(
                 Exit::ManifestMismatch,
@@ -458,7 +458,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
             summary.push_str(&format!("  {}\n", clean_line(m, 200)));
         }
     }
-    crate::manifest::write_atomic(&dir.join("moved.txt"), summary.as_bytes(), false)?;
+    crate::gates::manifest::write_atomic(&dir.join("moved.txt"), summary.as_bytes(), false)?;
     print!("{summary}");
     let s = &report.summary;
     println!(

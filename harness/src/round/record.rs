@@ -2,7 +2,7 @@
 //! what a round ran with, so `rescore`, `report` and `--resume` can trust it. No label mapping in
 //! it. Also where a round keeps its per-dispatch files ([`dispatch_dir`]).
 
-use crate::gate::Axis;
+use crate::gates::start::Axis;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -255,7 +255,7 @@ impl RoundRecord {
 /// Writes `round.json` atomically.
 pub fn save_round(out: &Path, record: &RoundRecord) -> Result<()> {
     let json = serde_json::to_vec_pretty(record)?;
-    crate::manifest::write_atomic(&out.join("round.json"), &json, true)
+    crate::gates::manifest::write_atomic(&out.join("round.json"), &json, true)
 }
 
 /// Reads `round.json`.

@@ -268,22 +268,22 @@ pub fn print_lanes(lanes: &[Lane]) -> (usize, usize) {
 /// go red (a lane that stays green with its check removed guards nothing).
 pub struct GateChecks {
     /// The start gate.
-    pub gate: fn(&crate::gate::GateInput<'_>) -> Result<crate::gate::GateReport>,
+    pub gate: fn(&crate::gates::start::GateInput<'_>) -> Result<crate::gates::start::GateReport>,
     /// The manifest's content comparison.
     pub compare: fn(
-        &crate::manifest::Manifest,
-        crate::manifest::Role,
+        &crate::gates::manifest::Manifest,
+        crate::gates::manifest::Role,
         Option<&Path>,
         &Path,
-    ) -> crate::manifest::Check,
+    ) -> crate::gates::manifest::Check,
 }
 
 impl GateChecks {
     /// The real checks.
     pub fn real() -> Self {
         GateChecks {
-            gate: crate::gate::check,
-            compare: crate::manifest::check_file,
+            gate: crate::gates::start::check,
+            compare: crate::gates::manifest::check_file,
         }
     }
 }
@@ -305,7 +305,7 @@ pub fn gate_lanes(checks: &GateChecks) -> Vec<Lane> {
 
 fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
     use crate::exit::Exit;
-    use crate::gate::{GateInput, Phase};
+    use crate::gates::start::{GateInput, Phase};
     let dir = tempfile::tempdir()?;
     let repo_dir = dir.path().join("repo");
     let work = dir.path().join("work");
@@ -343,7 +343,7 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
     std::fs::write(&seal_path, &good_seal)?;
     let base = runners::resolve_base(&repo_dir, None, None)?;
     let corpus = runners::Corpus::load(&base)?;
-    let input = |seal: &[u8]| -> Result<crate::gate::GateReport> {
+    let input = |seal: &[u8]| -> Result<crate::gates::start::GateReport> {
         (checks.gate)(&GateInput {
             qset: &qset,
             qset_path: &qset_path,
@@ -376,24 +376,24 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
     lanes.push(Lane { id: "G1".into(), description: "a token in a tracked file (other case) stops the gate with exit 5, and is never printed".into(), got, want: format!("exit {}", Exit::Contaminated.code()) });
 
     // G2: one byte of the qset changed after sealing.
-    let manifest = crate::manifest::Manifest {
-        format: crate::manifest::FORMAT.into(),
+    let manifest = crate::gates::manifest::Manifest {
+        format: crate::gates::manifest::FORMAT.into(),
         harness_version: env!("CARGO_PKG_VERSION").into(),
         created: String::new(),
-        scorer: crate::manifest::ScorerStamp {
+        scorer: crate::gates::manifest::ScorerStamp {
             fingerprint: scorer::fingerprint(),
             lexicon_version: scorer::LEXICON_VERSION.into(),
             token_match: Some(scorer::TokenMatch::Word.as_str().into()),
         },
-        base: crate::manifest::BaseStamp {
+        base: crate::gates::manifest::BaseStamp {
             sha: base.commit.clone(),
             reference: None,
             repo: repo_dir.display().to_string(),
         },
-        inputs: vec![crate::manifest::Input {
-            role: crate::manifest::Role::Qset,
+        inputs: vec![crate::gates::manifest::Input {
+            role: crate::gates::manifest::Role::Qset,
             path: "q.tsv".into(),
-            sha256: crate::manifest::sha256_hex(qset_text.as_bytes()),
+            sha256: crate::gates::manifest::sha256_hex(qset_text.as_bytes()),
         }],
         design: None,
     };
@@ -405,13 +405,13 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
     std::fs::write(&changed_path, &changed)?;
     let c = (checks.compare)(
         &manifest,
-        crate::manifest::Role::Qset,
+        crate::gates::manifest::Role::Qset,
         Some(&changed_path),
         &mpath,
     );
     let same = (checks.compare)(
         &manifest,
-        crate::manifest::Role::Qset,
+        crate::gates::manifest::Role::Qset,
         Some(&qset_path),
         &mpath,
     );
@@ -433,7 +433,7 @@ fn gate_lanes_inner(checks: &GateChecks) -> Result<Vec<Lane>> {
             let ledger = r.axes.iter().find(|a| a.name == "ledger");
             match ledger {
                 Some(a)
-                    if a.status == crate::gate::Status::Fail
+                    if a.status == crate::gates::start::Status::Fail
                         && a.detail.iter().any(|d| d.starts_with("q1")) =>
                 {
                     "refused, naming q1".to_string()
@@ -616,7 +616,7 @@ fn print_json(lanes: &[Lane], skipped: &[Skipped]) -> Result<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::{GateInput, GateReport, Status};
+    use crate::gates::start::{GateInput, GateReport, Status};
 
     fn red(lanes: &[Lane], id: &str) -> bool {
         lanes.iter().any(|l| l.id == id && !l.ok())
@@ -630,7 +630,7 @@ mod tests {
     }
 
     fn no_contamination(i: &GateInput<'_>) -> Result<GateReport> {
-        let mut r = crate::gate::check(i)?;
+        let mut r = crate::gates::start::check(i)?;
         for a in r.axes.iter_mut().filter(|a| a.name == "contamination") {
             a.status = Status::Pass;
         }
@@ -638,20 +638,20 @@ mod tests {
     }
 
     fn no_ledger(i: &GateInput<'_>) -> Result<GateReport> {
-        let mut r = crate::gate::check(i)?;
+        let mut r = crate::gates::start::check(i)?;
         r.axes.retain(|a| a.name != "ledger");
         Ok(r)
     }
 
     fn always_match(
-        m: &crate::manifest::Manifest,
-        role: crate::manifest::Role,
+        m: &crate::gates::manifest::Manifest,
+        role: crate::gates::manifest::Role,
         _: Option<&Path>,
         _: &Path,
-    ) -> crate::manifest::Check {
-        crate::manifest::Check {
+    ) -> crate::gates::manifest::Check {
+        crate::gates::manifest::Check {
             what: role.as_str().into(),
-            status: crate::manifest::Status::Match,
+            status: crate::gates::manifest::Status::Match,
             detail: m.format.clone(),
         }
     }
@@ -660,17 +660,17 @@ mod tests {
     fn each_gate_lane_goes_red_when_its_check_is_disabled() {
         let lanes = gate_lanes(&GateChecks {
             gate: no_contamination,
-            compare: crate::manifest::check_file,
+            compare: crate::gates::manifest::check_file,
         });
         assert!(red(&lanes, "G1"), "{lanes:?}");
         let lanes = gate_lanes(&GateChecks {
-            gate: crate::gate::check,
+            gate: crate::gates::start::check,
             compare: always_match,
         });
         assert!(red(&lanes, "G2"), "{lanes:?}");
         let lanes = gate_lanes(&GateChecks {
             gate: no_ledger,
-            compare: crate::manifest::check_file,
+            compare: crate::gates::manifest::check_file,
         });
         assert!(red(&lanes, "G3"), "{lanes:?}");
     }

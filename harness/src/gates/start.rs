@@ -3,7 +3,7 @@
 //! assignment. `run` calls this itself; no flag says "the gate already passed".
 
 use crate::exit::Exit;
-use crate::nameleak;
+use crate::gates::nameleak;
 use crate::text::clean_line;
 use anyhow::Result;
 use runners::{Corpus, NeedleSet};
@@ -227,11 +227,11 @@ fn located(
     let (mut read, mut embedded) = (Vec::new(), Vec::new());
     for p in paths {
         let shown = masker.mask(p);
-        match crate::hitlines::locate_in_corpus(corpus, p, needle, rule, masker) {
+        match crate::gates::hitlines::locate_in_corpus(corpus, p, needle, rule, masker) {
             Some(loc) if loc.embedded_only => {
-                embedded.push(crate::hitlines::describe(&shown, &loc))
+                embedded.push(crate::gates::hitlines::describe(&shown, &loc))
             }
-            Some(loc) => read.push(crate::hitlines::describe(&shown, &loc)),
+            Some(loc) => read.push(crate::gates::hitlines::describe(&shown, &loc)),
             None => read.push(shown),
         }
     }
@@ -295,7 +295,7 @@ pub fn seen_before(axis: &Axis) -> bool {
     };
     let file = dir.join("seen-warnings");
     let key =
-        crate::journal::sha256_hex(format!("{}\n{}", axis.name, axis.detail.join("\n")).as_bytes());
+        crate::files::sha256_hex(format!("{}\n{}", axis.name, axis.detail.join("\n")).as_bytes());
     let known = std::fs::read_to_string(&file).unwrap_or_default();
     if known.lines().any(|l| l == key) {
         return true;
@@ -411,13 +411,11 @@ impl Search {
         let mut extra_embedded: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
         for (name, bytes) in &input.extra_corpus {
             for i in set.find_in(bytes) {
-                match crate::hitlines::locate(bytes, needles[i], rule, &masker) {
-                    Some(loc) if loc.embedded_only => {
-                        extra_embedded[i].push(crate::hitlines::describe(&masker.mask(name), &loc))
-                    }
-                    Some(loc) => {
-                        extra_hits[i].push(crate::hitlines::describe(&masker.mask(name), &loc))
-                    }
+                match crate::gates::hitlines::locate(bytes, needles[i], rule, &masker) {
+                    Some(loc) if loc.embedded_only => extra_embedded[i]
+                        .push(crate::gates::hitlines::describe(&masker.mask(name), &loc)),
+                    Some(loc) => extra_hits[i]
+                        .push(crate::gates::hitlines::describe(&masker.mask(name), &loc)),
                     None => extra_hits[i].push(name.clone()),
                 }
             }
@@ -463,7 +461,7 @@ fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
                 x.kind,
                 paths.len(),
                 shown_paths(&paths, masker),
-                crate::hitlines::rule_words(crate::reading::active().token_match)
+                crate::gates::hitlines::rule_words(crate::reading::active().token_match)
             ));
         }
         if !embedded.is_empty() {
@@ -641,12 +639,12 @@ fn ledger_axis(input: &GateInput<'_>) -> (Axis, Vec<String>) {
             // Where the seal holds a value it must not: file, line, the line with the value
             // masked, and the rule that read it.
             let held = |s: &str| -> Option<String> {
-                let loc = crate::hitlines::locate(seal, s, rule, &masker)?;
+                let loc = crate::gates::hitlines::locate(seal, s, rule, &masker)?;
                 (!loc.embedded_only).then(|| {
                     format!(
                         "{} ({})",
-                        crate::hitlines::describe(&shown_seal, &loc),
-                        crate::hitlines::rule_words(rule)
+                        crate::gates::hitlines::describe(&shown_seal, &loc),
+                        crate::gates::hitlines::rule_words(rule)
                     )
                 })
             };
@@ -661,14 +659,14 @@ fn ledger_axis(input: &GateInput<'_>) -> (Axis, Vec<String>) {
                                 "{}: positive token not in the seal {shown_seal}; the carrier cannot \
                                  carry it (--ledger report runs it, listed; {})",
                                 x.qid,
-                                crate::hitlines::rule_words(rule)
+                                crate::gates::hitlines::rule_words(rule)
                             ))
                         }
                     }
                     Kind::Conflict if !has(&x.token) => refused.push(format!(
                         "{}: planted conflict value not in the seal {shown_seal} ({})",
                         x.qid,
-                        crate::hitlines::rule_words(rule)
+                        crate::gates::hitlines::rule_words(rule)
                     )),
                     Kind::Negative => {
                         if let Some(at) = held(&x.token) {

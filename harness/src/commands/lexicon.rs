@@ -454,7 +454,7 @@ fn suspect(r: &reports::Row, masked: &str) -> Option<Suspect> {
 /// writes a pattern: a person decides what a phrase means.
 pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
     crate::reading::activate(lexicon, TokenMatch::Word)?;
-    let (qset, rows) = crate::rescore::scored_rows(out)?;
+    let (qset, rows) = crate::commands::rescore::scored_rows(out)?;
     let mut groups: std::collections::BTreeMap<(Suspect, String), Vec<String>> = Default::default();
     for r in &rows {
         let q = qset.questions.iter().find(|q| q.qid == r.qid);

@@ -2,6 +2,9 @@
 //! preset's per-round setup) and applied per dispatch (fresh-home settings, variables), and
 //! what an invocation's output says the agent did (issue 11).
 
+pub mod preflight;
+pub mod sandbox;
+
 use crate::config::Loaded;
 use crate::exit::{Exit, Fail};
 use anyhow::Result;
@@ -94,8 +97,8 @@ impl RoundAgent {
 /// (resolved on PATH, through links) and every other file its command names, the files carried
 /// into its home, and harness.toml's values for this round. Hashed at plan time, compared by
 /// `--resume` and by every unit.
-pub fn dependencies(agent: &RoundAgent, config: &Loaded) -> Vec<crate::journal::Dependency> {
-    use crate::journal::{file_sha256, Dependency};
+pub fn dependencies(agent: &RoundAgent, config: &Loaded) -> Vec<crate::round::journal::Dependency> {
+    use crate::round::journal::{file_sha256, Dependency};
     let mut out = Vec::new();
     let path_var = std::env::var_os("PATH");
     let mut seen = std::collections::BTreeSet::new();
@@ -149,7 +152,7 @@ pub fn dependencies(agent: &RoundAgent, config: &Loaded) -> Vec<crate::journal::
         field: "config".into(),
         // One key whatever the file's path on this machine: its values are what count.
         what: "harness.toml values for this agent and [slurm]".into(),
-        sha256: crate::journal::sha256_hex(effective.to_string().as_bytes()),
+        sha256: crate::files::sha256_hex(effective.to_string().as_bytes()),
     });
     out
 }

@@ -7,7 +7,7 @@
 //! The value itself is never shown: the context replaces it with `‹token›`, and the caller's
 //! masker hides every other needle the line holds.
 
-use crate::gate::Masker;
+use crate::gates::start::Masker;
 use crate::text::clean_line;
 use runners::{Corpus, EntryKind};
 use scorer::TokenMatch;

@@ -3,7 +3,7 @@
 //! after the verdict and written to `usage.json`; a total no dispatch reported is
 //! `UNMEASURED`, never 0.
 
-use crate::record::DispatchRecord;
+use crate::round::record::DispatchRecord;
 use anyhow::Result;
 use scorer::Arm;
 use serde::Serialize;
@@ -40,10 +40,13 @@ fn add_u(slot: &mut Option<u64>, v: Option<u64>) {
 }
 
 /// Totals per arm from the dispatch records of `plan`.
-pub fn totals(out: &Path, plan: &[crate::journal::Dispatch]) -> Vec<(Arm, ArmUsage, Vec<String>)> {
+pub fn totals(
+    out: &Path,
+    plan: &[crate::round::journal::Dispatch],
+) -> Vec<(Arm, ArmUsage, Vec<String>)> {
     let mut res: Vec<(Arm, ArmUsage, Vec<String>)> = Vec::new();
     for d in plan {
-        let Some(rec) = std::fs::read(crate::record::dispatch_file(out, &d.stem(), "json"))
+        let Some(rec) = std::fs::read(crate::round::record::dispatch_file(out, &d.stem(), "json"))
             .ok()
             .and_then(|b| serde_json::from_slice::<DispatchRecord>(&b).ok())
         else {
@@ -95,7 +98,7 @@ fn show_u(v: Option<u64>) -> String {
 
 /// The agents' reported cost over the round (`$0.1234`), when any dispatch reported one; a
 /// sum over only some dispatches says so, and so do retried attempts left out of it.
-pub fn cost_text(out: &Path, plan: &[crate::journal::Dispatch]) -> Option<String> {
+pub fn cost_text(out: &Path, plan: &[crate::round::journal::Dispatch]) -> Option<String> {
     let t = totals(out, plan);
     let costs: Vec<f64> = t.iter().filter_map(|(_, u, _)| u.cost_usd).collect();
     if costs.is_empty() {
@@ -119,7 +122,7 @@ pub fn cost_text(out: &Path, plan: &[crate::journal::Dispatch]) -> Option<String
 }
 
 /// Prints (when `print`) the per-arm lines and flagged rows, and writes `usage.json`.
-pub fn report(out: &Path, plan: &[crate::journal::Dispatch], print: bool) -> Result<()> {
+pub fn report(out: &Path, plan: &[crate::round::journal::Dispatch], print: bool) -> Result<()> {
     let t = totals(out, plan);
     if t.is_empty() {
         return Ok(());
@@ -139,7 +142,7 @@ pub fn report(out: &Path, plan: &[crate::journal::Dispatch], print: bool) -> Res
             serde_json::json!({"arm": arm.to_string(), "totals": u, "rows_with_denials": flagged})
         })
         .collect();
-    crate::manifest::write_atomic(
+    crate::gates::manifest::write_atomic(
         &out.join("usage.json"),
         &serde_json::to_vec_pretty(&json)?,
         true,

@@ -233,7 +233,7 @@ impl Manifest {
     }
 }
 
-pub use crate::journal::sha256_hex;
+pub use crate::files::sha256_hex;
 
 /// Reads a manifest. Missing, empty, unparsable or of another format: exit 10, naming the file.
 pub fn load(path: &Path) -> Result<Manifest> {
@@ -403,7 +403,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
         )
         .into());
     }
-    crate::journal::write_atomic(path, bytes)
+    crate::files::write_atomic(path, bytes)
 }
 
 /// Where a manifest's recorded path points: the manifest's folder first, then the cwd.

@@ -3,8 +3,9 @@
 //! by `unit`, `collect` and `--resume`. Also the one way files are written (temp + rename in the
 //! same folder). Input: a [`Plan`] or an out-dir. Output: files under `<out>/journal/`.
 
+pub use crate::files::{file_sha256, sha256_hex, write_atomic, PARTIAL_PREFIX};
 use crate::options::{DemoMode, RunOptions};
-use crate::record::{DispatchRecord, DispatchStatus};
+use crate::round::record::{DispatchRecord, DispatchStatus};
 use anyhow::{Context, Result};
 use runners::Label;
 use scorer::{Arm, Kind};
@@ -145,25 +146,6 @@ pub fn dependency_changes(planned: &[Dependency], now: &[Dependency]) -> Vec<(St
     out
 }
 
-/// sha256 of a file's bytes, read in pieces (a CLI can be hundreds of megabytes), or `absent`.
-pub fn file_sha256(path: &Path) -> String {
-    use sha2::{Digest, Sha256};
-    use std::io::Read;
-    let Ok(mut f) = std::fs::File::open(path) else {
-        return "absent".into();
-    };
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match f.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => h.update(&buf[..n]),
-            Err(_) => return "unreadable".into(),
-        }
-    }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
 impl Plan {
     /// The dispatch at `index`, or an error naming the range.
     pub fn dispatch(&self, index: usize) -> Result<&Dispatch> {
@@ -281,13 +263,6 @@ pub fn read_labelmap(path: &Path) -> Result<BTreeMap<(String, Arm), Label>> {
     Ok(map)
 }
 
-/// sha256 of bytes, lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// What the out-dir holds for one planned dispatch, judged against its record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnswerState {
@@ -303,12 +278,12 @@ pub enum AnswerState {
 /// Judges `<stem>.txt` against `<stem>.json`. The record is written before the answer, so a
 /// whole answer always has a record naming its hash.
 pub fn answer_state(out: &Path, stem: &str) -> AnswerState {
-    let answer = match std::fs::read(crate::record::dispatch_file(out, stem, "txt")) {
+    let answer = match std::fs::read(crate::round::record::dispatch_file(out, stem, "txt")) {
         Ok(b) => b,
         Err(_) => return AnswerState::Missing,
     };
     let record: Option<DispatchRecord> =
-        std::fs::read(crate::record::dispatch_file(out, stem, "json"))
+        std::fs::read(crate::round::record::dispatch_file(out, stem, "json"))
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());
     let Some(record) = record else {
@@ -332,33 +307,6 @@ pub fn answer_state(out: &Path, stem: &str) -> AnswerState {
     }
 }
 
-/// The name prefix of a write in progress. A file with this prefix found by a holder of the
-/// round's [`UnitsLock`] taken exclusively (no unit can be writing) is the leftover of a killed
-/// write.
-pub const PARTIAL_PREFIX: &str = ".partial-";
-
-/// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a file that
-/// exists is whole.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(PARTIAL_PREFIX)
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temp file in {}", dir.display()))?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("renaming into {}", path.display()))?;
-    Ok(())
-}
-
 /// Removes the leftovers of killed writes ([`PARTIAL_PREFIX`]) in the out-dir, its journal, its
 /// dispatches' folder and its rescore folders. It takes the round's [`UnitsLock`] held exclusively, so no running
 /// unit's in-flight answer can be among them. Returns how many.
@@ -367,7 +315,7 @@ pub fn sweep_partials(out: &Path, no_unit_runs: &UnitsLock) -> usize {
         return 0;
     }
     let mut dirs = vec![out.to_path_buf(), dir(out)];
-    let dispatches = crate::record::dispatch_dir(out);
+    let dispatches = crate::round::record::dispatch_dir(out);
     if dispatches != out {
         dirs.push(dispatches);
     }

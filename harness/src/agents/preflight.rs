@@ -8,9 +8,9 @@
 //! answer a READY prompt at all, so for it only the start is checked (it is found, and the
 //! sandbox lets it run). Built-in agents need no check.
 
+use crate::agents::sandbox::SandboxPlan;
 use crate::agents::RoundAgent;
 use crate::exit::{Exit, Fail};
-use crate::sandbox::SandboxPlan;
 use crate::text::clean_line;
 use anyhow::Result;
 use runners::{AgentKind, Preset, ProcessGroups, TempRoot, Template};
