@@ -29,6 +29,19 @@ pub struct RescoreOptions {
     pub judge_jobs: usize,
 }
 
+impl RescoreOptions {
+    /// The options that only read a round as it was recorded: its own qset, no judge.
+    fn as_recorded(out: &Path) -> RescoreOptions {
+        RescoreOptions {
+            out: out.to_path_buf(),
+            qset: None,
+            accept_qset_change: false,
+            judge: None,
+            judge_jobs: 1,
+        }
+    }
+}
+
 /// Finds the qset: `--qset`, else the recorded path, else the embedded demo's; its hash must be
 /// the recorded one unless the user accepts the change.
 fn qset_for(record: Option<&RoundRecord>, opts: &RescoreOptions) -> Result<(Qset, String)> {
@@ -320,13 +333,7 @@ pub fn scored_rows(out: &Path) -> Result<(Qset, Vec<reports::Row>)> {
 pub fn round_answers(out: &Path) -> Result<(Qset, Option<RoundRecord>, Vec<Entry>)> {
     require_out_dir(out)?;
     let record = round_record(out)?;
-    let opts = RescoreOptions {
-        out: out.to_path_buf(),
-        qset: None,
-        accept_qset_change: false,
-        judge: None,
-        judge_jobs: 1,
-    };
+    let opts = RescoreOptions::as_recorded(out);
     let (qset, _) = qset_for(record.as_ref(), &opts)?;
     let answers = entries_of(out, &qset)?;
     refuse_tampered(out, &answers.tampered, "suggestion")?;
@@ -574,13 +581,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
 /// cannot be read, every excerpt is withheld rather than risk printing a token.
 pub(crate) fn masked_for_terminal(out: &Path, report: &Report) -> Report {
     let record = record::load_round(out).ok();
-    let opts = RescoreOptions {
-        out: out.to_path_buf(),
-        qset: None,
-        accept_qset_change: false,
-        judge: None,
-        judge_jobs: 1,
-    };
+    let opts = RescoreOptions::as_recorded(out);
     match qset_for(record.as_ref(), &opts) {
         Ok((qset, _)) => finish::masked_for_terminal(report, &qset),
         Err(_) => {
