@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 12's load bar, heavy so not in the default suite: 2,000 dispatches of a fast,
 # well-behaved agent at --jobs 64 must end with zero failed dispatches, three times in a row
-# under the default sandbox (auto), and once more under --sandbox none. About 30-60 s a run
+# under the default sandbox (auto), and once more under --sandbox none. About 15-20 s a run
 # on two cores (release build). Fails CI when any run has a failed dispatch.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
