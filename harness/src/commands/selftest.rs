@@ -209,7 +209,7 @@ pub fn repo_root(explicit: Option<&Path>) -> Option<PathBuf> {
 /// Whether `root` is a checkout of harness itself: L13 guards this project's own source tree,
 /// so in a user's repository (or no repository) it has nothing to search.
 pub fn is_harness_checkout(root: &Path) -> bool {
-    ["scorer/src/fixtures.rs", "harness/src/selftest.rs"]
+    ["scorer/src/fixtures.rs", "harness/src/commands/selftest.rs"]
         .iter()
         .all(|p| root.join(p).is_file())
 }
