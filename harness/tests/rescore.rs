@@ -117,7 +117,11 @@ fn rescore_moves_exactly_the_rows_whose_verdict_changed_and_touches_nothing() {
     let mut lines: Vec<String> = csv.lines().map(String::from).collect();
     let idx = lines
         .iter()
-        .position(|l| l.contains("q2") && l.contains("CTRL"))
+        // By column: a random label ("ct2q2dpdgo") may hold "q2" too.
+        .position(|l| {
+            let cols: Vec<&str> = l.split(',').collect();
+            cols.get(1) == Some(&"q2") && cols.get(3) == Some(&"CTRL")
+        })
         .expect("q2 CTRL row");
     assert!(
         lines[idx].contains(",PASS,") || lines[idx].contains(",PASS"),
