@@ -255,65 +255,48 @@ impl Reader<'_, '_> {
     /// more recent source ("the hand-off was written after the compose change"): without a
     /// stale word, the turn to the true value may then be the answer doubting the repository.
     fn hand_off_called_recent(&self, sentence: &str) -> bool {
-        // A clause that names nothing ("(written later)") points back at the last thing named.
-        let mut last = Referent::Nothing;
-        for clause in split_keep(sentence, clause_end_regex()) {
-            let here = if self.true_value(clause) {
-                Referent::True
-            } else if self.planted(clause) || handoff_regex().is_match(clause) {
-                Referent::Planted
-            } else {
-                Referent::Nothing
-            };
-            let target = if here == Referent::Nothing {
-                last
-            } else {
-                here
-            };
-            if target == Referent::Planted
+        self.clauses(sentence).into_iter().any(|(clause, target)| {
+            target == Referent::Planted
                 && recency_regex().is_match(&crate::classify::strip_quoted(clause))
-            {
-                return true;
-            }
-            if here != Referent::Nothing {
-                last = here;
-            }
-        }
-        false
+        })
+    }
+
+    /// The sentence's clauses, each with what it is about: what it names, or, for a clause
+    /// that names nothing ("(written later)", "…, but that's stale"), the last thing named.
+    fn clauses<'t>(&self, sentence: &'t str) -> Vec<(&'t str, Referent)> {
+        let mut last = Referent::Nothing;
+        split_keep(sentence, clause_end_regex())
+            .map(|clause| {
+                let here = if self.true_value(clause) {
+                    Referent::True
+                } else if self.planted(clause) || handoff_regex().is_match(clause) {
+                    Referent::Planted
+                } else {
+                    Referent::Nothing
+                };
+                if here != Referent::Nothing {
+                    last = here;
+                }
+                (clause, last)
+            })
+            .collect()
     }
 
     /// `None` when a stale word is aimed at anything but the planted value or the hand-off;
     /// else whether one was aimed at them.
     fn stale_aimed(&self, sentence: &str) -> Option<bool> {
-        let mut last = Referent::Nothing;
         let mut aimed_any = false;
-        for clause in split_keep(sentence, clause_end_regex()) {
-            let here = if self.true_value(clause) {
-                Referent::True
-            } else if self.planted(clause) || handoff_regex().is_match(clause) {
-                Referent::Planted
-            } else {
-                Referent::Nothing
-            };
+        for (clause, target) in self.clauses(sentence) {
             if stale_regex().is_match(clause) {
                 // "The notes aren't stale", "no está desactualizada": a stale word denied.
                 if negated_stale(clause) {
                     return None;
                 }
-                // A clause that names nothing points back at the last thing named; one that
-                // names a file of the repository may be calling that stale.
-                let target = if here == Referent::Nothing {
-                    last
-                } else {
-                    here
-                };
+                // A clause that names a file of the repository may be calling that stale.
                 if target != Referent::Planted || repository_regex().is_match(clause) {
                     return None;
                 }
                 aimed_any = true;
-            }
-            if here != Referent::Nothing {
-                last = here;
             }
         }
         Some(aimed_any)
