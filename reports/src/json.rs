@@ -30,6 +30,7 @@ fn proportion(p: &Proportion) -> J {
         "lo": num(i.map(|i| i.lo)), "hi": num(i.map(|i| i.hi)),
         "interval_over": "items",
         "n_eff": num(p.over_items.map(|o| o.n_eff)),
+        "n_kg": num(p.over_items.map(|o| o.n_kg)),
         "clipped": i.map(|i| i.clipped),
         "degenerate": i.map(|i| i.degenerate()),
     })

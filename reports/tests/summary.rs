@@ -34,11 +34,12 @@ fn unmeasured_is_never_zero() {
     let p = Proportion::from_items(&[]);
     assert_eq!(p.display(), "UNMEASURED (0/0 rows)");
     assert_eq!(p.p(), None);
-    // One rep per item: the interval over items is Wilson's on the items (Newcombe 1998a).
+    // One rep per item: the interval over items is Wilson's on the items at the Korn–Graubard
+    // size 10·(z/t₉)² = 7.507 (t from scipy, 2.262157), wider than Wilson's [0.490, 0.943].
     let one_rep: Vec<(u64, u64)> = (0..10).map(|i| (u64::from(i < 8), 1)).collect();
     assert_eq!(
         Proportion::from_items(&one_rep).display(),
-        "8/10 rows, 10 items (0.800, [0.490, 0.943])"
+        "8/10 rows, 10 items (0.800, [0.445, 0.952])"
     );
     // Positive ARM all abstained: coverage 0/n, accuracy UNMEASURED (not 0).
     let mut rows = ok_rows();
