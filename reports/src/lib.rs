@@ -9,6 +9,7 @@
 pub mod agreement;
 pub mod brief;
 pub mod compare;
+pub mod counting;
 pub mod csv;
 pub mod glossary;
 mod header;

@@ -316,6 +316,110 @@ pub fn sign_test(pos: u64, neg: u64) -> McNemar {
     mcnemar_exact(pos, neg)
 }
 
+/// `2·P[X ≤ k]`, `X ~ Binomial(n, ½)`, capped at 1: the two-sided exact sign-test tail.
+fn sign_tail(n: u64, k: u64) -> f64 {
+    if 2 * k >= n {
+        return 1.0;
+    }
+    (std::f64::consts::LN_2 + ln_binomial_half_tail(n, k))
+        .exp()
+        .min(1.0)
+}
+
+/// The paired item differences of an axis, summarised by one method: the exact sign test and
+/// the interval it inverts to (the order-statistic interval for the median difference), so the
+/// interval excludes 0 exactly when `p < 0.05`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SignSummary {
+    /// Items with a difference.
+    pub items: u64,
+    /// Items with a positive difference.
+    pub up: u64,
+    /// Items with a negative difference.
+    pub down: u64,
+    /// Items with a zero difference.
+    pub unchanged: u64,
+    /// Mean item difference (descriptive; no test attaches to it).
+    pub mean: f64,
+    /// Median item difference.
+    pub median: f64,
+    /// 95% interval of the median difference: `[d₍ⱼ₎, d₍ₘ₊₁₋ⱼ₎]` with the largest `j` whose
+    /// coverage `1 − 2·P[X ≤ j−1]` is at least 0.95; the whole range when no such `j` exists
+    /// (fewer than 6 items).
+    pub interval: Interval,
+    /// No order-statistic interval reaches 95% with this many items: the interval is the range.
+    pub whole_range: bool,
+    /// Exact two-sided p against "no shift": `2·P[X ≤ a]`, `a` the items not on the side of the
+    /// majority direction (unchanged items count against it, as they do in the interval).
+    pub p: f64,
+    /// The smallest p these many items could give (`2·½ᵐ`): below 0.05 only from 6 items.
+    pub min_p: f64,
+}
+
+/// See [`SignSummary`]; `range` is what a difference can take (`(-1, 1)` for rates). `None`
+/// with no items.
+pub fn sign_summary(diffs: &[f64], range: (f64, f64)) -> Option<SignSummary> {
+    let m = diffs.len() as u64;
+    if m == 0 {
+        return None;
+    }
+    let mut d = diffs.to_vec();
+    d.sort_by(f64::total_cmp);
+    let up = d.iter().filter(|&&x| x > 0.0).count() as u64;
+    let down = d.iter().filter(|&&x| x < 0.0).count() as u64;
+    let unchanged = m - up - down;
+    let median = if m % 2 == 1 {
+        d[(m / 2) as usize]
+    } else {
+        (d[(m / 2 - 1) as usize] + d[(m / 2) as usize]) / 2.0
+    };
+    // Largest j (1-based) with coverage ≥ 0.95: the tail 2·P[X ≤ j−1] grows with j.
+    let j = (1..=m.div_ceil(2))
+        .take_while(|&j| sign_tail(m, j - 1) <= 0.05)
+        .last();
+    let (interval, whole_range) = match j {
+        Some(j) => (
+            Interval {
+                lo: d[(j - 1) as usize],
+                hi: d[(m - j) as usize],
+                clipped: false,
+            },
+            false,
+        ),
+        None => (
+            Interval {
+                lo: range.0,
+                hi: range.1,
+                clipped: false,
+            },
+            true,
+        ),
+    };
+    let against = match up.cmp(&down) {
+        std::cmp::Ordering::Greater => down + unchanged,
+        std::cmp::Ordering::Less => up + unchanged,
+        std::cmp::Ordering::Equal => m,
+    };
+    Some(SignSummary {
+        items: m,
+        up,
+        down,
+        unchanged,
+        mean: d.iter().sum::<f64>() / m as f64,
+        median,
+        interval,
+        whole_range,
+        p: sign_tail(m, against),
+        min_p: sign_tail(m, 0),
+    })
+}
+
+/// The fewest of `m` items that must move one way, with every other item against, for the
+/// exact sign test to reach p < 0.05; `None` when no result of `m` items can (`m` < 6).
+pub fn items_needed(m: u64) -> Option<u64> {
+    (1..=m).find(|&u| sign_tail(m, m - u) < 0.05)
+}
+
 /// Holm's step-down adjustment (Holm 1979) of a family of p-values; `None`s stay `None` and are
 /// not counted in the family.
 pub fn holm(ps: &[Option<f64>]) -> Vec<Option<f64>> {
@@ -490,6 +594,42 @@ mod tests {
         assert_eq!(mcnemar_exact(6, 0).min_p, Some(0.03125));
         assert_eq!(mcnemar_exact(1, 0).min_p, Some(1.0));
         assert_eq!(mcnemar_exact(0, 0).min_p, None);
+    }
+
+    /// The sign summary's test and interval come from one method: the interval excludes 0 exactly
+    /// when p < 0.05, for every split of up to 12 items into up, down and unchanged. Expected
+    /// values: `2*scipy.stats.binom.cdf(k, n, .5)`.
+    #[test]
+    fn sign_interval_and_p_never_disagree() {
+        for m in 1u64..=12 {
+            for up in 0..=m {
+                for down in 0..=(m - up) {
+                    let mut d = vec![1.0; up as usize];
+                    d.extend(vec![-1.0; down as usize]);
+                    d.extend(vec![0.0; (m - up - down) as usize]);
+                    let s = sign_summary(&d, (-1.0, 1.0)).unwrap();
+                    let excludes = s.interval.lo > 0.0 || s.interval.hi < 0.0;
+                    assert_eq!(excludes, s.p < 0.05, "{m} items, +{up} −{down}: {s:?}");
+                    assert!(s.p >= s.min_p - 1e-15);
+                }
+            }
+        }
+        // 5 items all down: the smallest p there is, 0.0625, and no interval but the range.
+        let s = sign_summary(&[-1.0; 5], (-1.0, 1.0)).unwrap();
+        assert!(close(s.p, 0.0625, 1e-12) && close(s.min_p, 0.0625, 1e-12) && s.whole_range);
+        // 6 items all down: 0.03125, interval [d(1), d(6)] = [−1, −1].
+        let s = sign_summary(&[-1.0; 6], (-1.0, 1.0)).unwrap();
+        assert!(close(s.p, 0.03125, 1e-12));
+        assert_eq!((s.interval.lo, s.interval.hi), (-1.0, -1.0));
+        // 10 items, 8 up, 2 unchanged: 2·P[X ≤ 2 | 10] = 2·56/1024.
+        let mut d = vec![0.5; 8];
+        d.extend([0.0, 0.0]);
+        let s = sign_summary(&d, (-1.0, 1.0)).unwrap();
+        assert!(close(s.p, 112.0 / 1024.0, 1e-12), "{}", s.p);
+        assert_eq!(items_needed(5), None);
+        assert_eq!(items_needed(6), Some(6));
+        assert_eq!(items_needed(10), Some(9));
+        assert_eq!(sign_summary(&[], (-1.0, 1.0)), None);
     }
 
     /// Expected: `scipy.stats.fisher_exact([[a, b], [c, d]]).pvalue` (two-sided).

@@ -759,11 +759,7 @@ fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts) -> Option<String> {
 /// so the ends of every cell reach every verdict the rows can give), the watermark and the
 /// label decision.
 pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
-    let decided: Vec<Row> = rows
-        .iter()
-        .filter(|r| r.standing.decided())
-        .cloned()
-        .collect();
+    let decided: Vec<Row> = crate::counting::decided(rows);
     let mut by: BTreeMap<String, u64> = BTreeMap::new();
     for r in rows {
         if let Some(b) = r.standing.decided_by() {
@@ -777,7 +773,7 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         name_firing(&mut s, rows, meta);
         return s;
     }
-    let undecided: Vec<&Row> = rows.iter().filter(|r| !r.standing.decided()).collect();
+    let undecided: Vec<&Row> = crate::counting::left_out(rows, |_| true);
     let mut cells: Vec<(Kind, Arm)> = undecided.iter().map(|r| (r.kind, r.arm)).collect();
     cells.sort();
     cells.dedup();
@@ -1513,8 +1509,15 @@ impl Summary {
                 }
                 "hui_ctrl" => count(Kind::Negative, Some(Arm::Ctrl)),
                 "lucky_ctrl" => count(Kind::Positive, Some(Arm::Ctrl)),
-                k if k.starts_with("conflict") || k == "mr" => count(Kind::Conflict, None),
-                _ => 0,
+                "delivery_all_arm" => count(Kind::Positive, Some(Arm::Arm)),
+                "carrier_read_arm" | "prior_won_arm" | "abstained_arm" | "unclassified_arm"
+                | "mr" => count(Kind::Conflict, Some(Arm::Arm)),
+                "carrier_read_ctrl" | "prior_won_ctrl" | "abstained_ctrl" | "unclassified_ctrl" => {
+                    count(Kind::Conflict, Some(Arm::Ctrl))
+                }
+                k => k.strip_prefix("item_d:").map_or(0, |qid| {
+                    self.undecided.iter().filter(|u| u.qid == qid).count()
+                }),
             };
             if n == 0 {
                 continue;
@@ -1559,7 +1562,8 @@ pub const DOES_NOT_MEASURE: [(&str, &str); 3] = [
     ),
 ];
 
-/// Good rows of one axis in one arm (the bars of the HTML report; D's two sides summed over items).
+/// Good rows of one axis in one arm (the bars of the HTML report; D's two sides summed over
+/// items), counted by the one rule of [`crate::counting`]: decided rows only.
 pub fn good_rate(rows: &[Row], kind: Kind, arm: Arm) -> Proportion {
-    Proportion::count(rows.iter(), |r| r.kind == kind && r.arm == arm, is_good)
+    crate::counting::proportion(rows, |r| r.kind == kind && r.arm == arm, is_good)
 }

@@ -131,15 +131,22 @@ fn compare_page_highlights_flipped_items_in_the_rendered_page() {
         name: name.into(),
         qset_sha256: "q".repeat(64),
         base_sha: "b".repeat(40),
+        seal_name: Some("handoff.md".into()),
         seal_sha256: Some(seal.repeat(64)),
         agent: "baseline-grep".into(),
+        agent_version: None,
         model: None,
         harness_version: "0.1.0".into(),
+        protocol_sha256: None,
+        timeout_secs: 600,
         reps: 2,
         sandbox: "auto".into(),
         scorer: "f".repeat(16),
+        judge: None,
         deliver: true,
         rounds: 1,
+        fingerprints: vec![name.to_string()],
+        verdicts: Vec::new(),
     };
     let mut rows = ok_rows();
     for r in rows.iter_mut() {

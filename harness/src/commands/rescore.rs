@@ -545,6 +545,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         agent: "unknown".into(),
         agent_command: Vec::new(),
         agent_notes: Vec::new(),
+        agent_version: None,
         preflight: None,
         prompt_stdin: false,
         sandbox: "unknown".into(),

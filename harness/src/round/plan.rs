@@ -973,6 +973,7 @@ fn round_record(
         agent: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
         agent_command: agent.spec.template.clone(),
         agent_notes: agent.notes(),
+        agent_version: crate::agents::cli_version(opts.agent.as_deref().unwrap_or("")),
         preflight: None,
         prompt_stdin: agent.spec.prompt_stdin,
         sandbox: opts.sandbox.name().into(),

@@ -103,6 +103,10 @@ pub struct RoundRecord {
     /// What the preset changed from the CLI's defaults, and the files carried into each home.
     #[serde(default)]
     pub agent_notes: Vec<String>,
+    /// The agent CLI's `--version` line when the agent is a preset CLI found on PATH; `None`
+    /// for a built-in or `command:` agent, and for rounds recorded before it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_version: Option<String>,
     /// The preflight's result, `None` when skipped with `--no-preflight`.
     #[serde(default)]
     pub preflight: Option<String>,
