@@ -105,31 +105,40 @@ pub fn dry_run_cmd(opts: RunOptions) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The power line: for the qset's item counts and the reps, the smallest ARM−CTRL (and A−B,
-/// between two rounds on this qset) difference in DELIVERY and HUI detectable at 80% power,
-/// so a user knows before spending tokens whether these questions can answer the question.
+/// The power lines: for the qset's item counts, what the exact item tests the reports use can
+/// detect at 80% power (two-sided α = 0.05), ARM−CTRL in a round's report and A−B in
+/// `compare`, or that no test can reach p < 0.05 with that many items. Reps do not enter:
+/// items are the unit.
 pub fn power_lines(qset: &scorer::qset::Qset, reps: u32) -> Vec<String> {
     let mut out = vec![format!(
-        "power (80%, two-sided α=0.05, normal approximation, rates at ½; ARM−CTRL and A−B alike): \
-         smallest detectable difference"
+        "power (80%, two-sided α=0.05, the exact item tests the reports use; items are the unit, so {reps} rep(s) per item do not add to it): smallest detectable difference, as the share of items that must move one way"
     )];
     for (name, kind) in [
         ("DELIVERY", scorer::Kind::Positive),
         ("HUI", scorer::Kind::Negative),
+        ("CARRIER-READ", scorer::Kind::Conflict),
     ] {
         let items = qset.questions.iter().filter(|q| q.kind == kind).count() as u64;
-        out.push(match reports::stats::detectable_difference(items, reps) {
-            Some(d) => format!(
-                "  {name:<8} {items} items × {reps} reps: {:.2} if each item's reps agree, {:.2} if reps are independent{}",
-                d.reps_identical,
-                d.reps_independent,
-                if d.reps_identical >= 1.0 {
-                    " (no difference of rates can reach 1.00: more items are needed)"
-                } else {
-                    ""
-                }
-            ),
-            None => format!("  {name:<8} UNMEASURED: the qset has no {kind} items"),
+        let p = reports::stats::item_power(items);
+        let share = |x: Option<f64>| match x {
+            Some(q) => format!("{q:.2}"),
+            None => "none".into(),
+        };
+        out.push(if items == 0 {
+            format!("  {name:<12} UNMEASURED: the qset has no {kind} items")
+        } else if p.arm_ctrl.is_none() {
+            format!(
+                "  {name:<12} {items} item{}: no test can reach p < 0.05 with {items} item{} (the smallest p is {:.4}); add items, not reps",
+                if items == 1 { "" } else { "s" },
+                if items == 1 { "" } else { "s" },
+                0.5f64.powi(items as i32 - 1).min(1.0)
+            )
+        } else {
+            format!(
+                "  {name:<12} {items} items: ARM−CTRL {} (McNemar / sign test on the items that moved), A−B {} (compare's sign test over all items)",
+                share(p.arm_ctrl),
+                share(p.a_b)
+            )
         });
     }
     out

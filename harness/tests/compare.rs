@@ -317,18 +317,71 @@ fn rounds_on_different_qsets_are_refused_naming_the_qset() {
     assert!(err.contains("not comparable: qset differs"), "{err}");
 }
 
-/// `harness plan` states the power line before a token is spent: the demo's 5 positive and 4
-/// negative items at 3 reps. Expected values: scipy, `(norm.ppf(.975) + norm.ppf(.8)) *
-/// sqrt(0.5 / n)` at n = 5, 15, 4, 12 → 0.886, 0.511, 0.991, 0.572.
+/// `harness plan` and `run --dry-run` state, before a token is spent, what the item tests can
+/// show: the demo's 5 positive, 4 negative and 3 conflict items can reach p < 0.05 with no
+/// test, whatever the reps; a qset of 12 positives needs 0.58 of them to move one way for
+/// ARM−CTRL, 0.87 for A−B (exact binomials; see reports::stats).
 #[test]
-fn plan_prints_the_smallest_detectable_difference() {
+fn plan_and_dry_run_say_what_the_item_tests_can_reach() {
     let d = tempfile::tempdir().unwrap();
     let o = run_in(d.path(), &["plan", "--out", "p"]);
     let s = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{s}{}", text(&o.stderr));
-    assert!(s.contains("power (80%, two-sided α=0.05"), "{s}");
-    assert!(s.contains("DELIVERY 5 items × 3 reps: 0.89 if each item's reps agree, 0.51 if reps are independent"), "{s}");
-    assert!(s.contains("HUI      4 items × 3 reps: 0.99 if each item's reps agree, 0.57 if reps are independent"), "{s}");
+    assert!(
+        s.contains("power (80%, two-sided α=0.05, the exact item tests"),
+        "{s}"
+    );
+    assert!(s.contains("DELIVERY     5 items: no test can reach p < 0.05 with 5 items (the smallest p is 0.0625); add items, not reps"), "{s}");
+    assert!(
+        s.contains("HUI          4 items: no test can reach p < 0.05 with 4 items"),
+        "{s}"
+    );
+    let o = run_in(d.path(), &["run", "--dry-run", "--reps", "10"]);
+    let s = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", text(&o.stderr));
+    assert!(
+        s.contains("DELIVERY     5 items: no test can reach p < 0.05 with 5 items"),
+        "{s}"
+    );
+    let repo = d.path().join("repo");
+    make_repo(&repo, &[("README.md", b"A small service.\n")]);
+    let qset = d.path().join("q.tsv");
+    let toks: Vec<String> = (0..12).map(|i| tok(&format!("p{i}"))).collect();
+    let rows: Vec<[&str; 4]> = (0..12)
+        .map(|i| {
+            [
+                [
+                    "P00", "P01", "P02", "P03", "P04", "P05", "P06", "P07", "P08", "P09", "P10",
+                    "P11",
+                ][i],
+                "positive",
+                "What is the value?",
+                toks[i].as_str(),
+            ]
+        })
+        .collect();
+    write_qset(&qset, &rows);
+    let o = run_in(
+        d.path(),
+        &[
+            "run",
+            "--dry-run",
+            "--arms",
+            "CTRL",
+            "--agent",
+            "baseline-grep",
+            "--qset",
+            qset.to_str().unwrap(),
+            "--repo",
+            repo.to_str().unwrap(),
+        ],
+    );
+    let s = text(&o.stdout);
+    assert!(
+        s.contains("DELIVERY     12 items: ARM−CTRL 0.58 (McNemar / sign test on the items that moved), A−B 0.87 (compare's sign test over all items)"),
+        "{s}{}",
+        text(&o.stderr)
+    );
 }
 
 /// A side may be a folder of finished rounds of one design: items are pooled across its rounds

@@ -460,32 +460,69 @@ pub fn fisher_exact(a: u64, b: u64, c: u64, d: u64) -> Option<f64> {
     Some(p.clamp(0.0, 1.0))
 }
 
-/// The smallest difference of two rates a design can detect at 80% power, two-sided α = 0.05,
-/// normal approximation: `(z₀.₉₇₅ + z₀.₈)·√(2·¼ / n)`, the variance taken at its maximum (rates
-/// of ½). Two bounds for `items` items of `reps` reps each: `reps_identical` (every rep of an
-/// item gives the same answer, so an item is one draw: `n = items`) and `reps_independent`
-/// (reps are independent draws: `n = items·reps`). The truth lies between; more reps move only
-/// the second. `None` with no items.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct DetectableDifference {
-    /// With every item's reps alike (the usual case for a deterministic agent).
-    pub reps_identical: f64,
-    /// With reps independent.
-    pub reps_independent: f64,
+/// The fewest of `m` items that must move one way, the rest unchanged, for the item tests of a
+/// round's report (exact McNemar on item majorities and the exact sign test on nonzero item
+/// differences: both binomial on the items that moved) to reach p < 0.05: 6, whatever `m`
+/// (`2·½⁶ = 0.031`); `None` below 6 items.
+pub fn moved_needed(m: u64) -> Option<u64> {
+    (m >= 6).then_some(6)
 }
 
-/// See [`DetectableDifference`].
-pub fn detectable_difference(items: u64, reps: u32) -> Option<DetectableDifference> {
-    if items == 0 || reps == 0 {
-        return None;
+/// `P[X ≥ u]`, `X ~ Binomial(m, q)`.
+fn binomial_upper(m: u64, q: f64, u: u64) -> f64 {
+    if u == 0 {
+        return 1.0;
     }
-    let normal = Normal::new(0.0, 1.0).expect("standard normal parameters are valid");
-    let z = normal.inverse_cdf(0.975) + normal.inverse_cdf(0.8);
-    let at = |n: f64| z * (0.5 / n).sqrt();
-    Some(DetectableDifference {
-        reps_identical: at(items as f64),
-        reps_independent: at(items as f64 * reps as f64),
-    })
+    if q <= 0.0 {
+        return 0.0;
+    }
+    if q >= 1.0 {
+        return 1.0;
+    }
+    (u..=m)
+        .map(|x| (ln_binomial(m, x) + x as f64 * q.ln() + (m - x) as f64 * (1.0 - q).ln()).exp())
+        .sum::<f64>()
+        .min(1.0)
+}
+
+/// The power of an item test that rejects when at least `needed` of `m` items move one way,
+/// when each item moves that way with probability `q` (and otherwise stays unchanged): the
+/// smallest `q` reaching 80% power, found by bisection. `q` is then the difference of item
+/// rates the design can detect (items moving from all-bad to all-good).
+pub fn detectable_share(m: u64, needed: u64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if binomial_upper(m, mid, needed) >= 0.8 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// What a design of `items` items can detect with the exact item tests the reports use (80%
+/// power, two-sided α = 0.05), each `None` when no result of that many items can reach
+/// p < 0.05. Reps do not enter: items are the unit, more reps only make each item's rate finer.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ItemPower {
+    /// Items of the axis.
+    pub items: u64,
+    /// ARM−CTRL in a round's report (McNemar and sign test on the items that moved): the
+    /// smallest share of items that must move one way.
+    pub arm_ctrl: Option<f64>,
+    /// A−B in `compare` (sign test over all items, unchanged ones counting against): the same.
+    pub a_b: Option<f64>,
+}
+
+/// See [`ItemPower`].
+pub fn item_power(items: u64) -> ItemPower {
+    ItemPower {
+        items,
+        arm_ctrl: moved_needed(items).map(|u| detectable_share(items, u)),
+        a_b: items_needed(items).map(|u| detectable_share(items, u)),
+    }
 }
 
 #[cfg(test)]
@@ -908,19 +945,33 @@ mod tests {
         assert!(worst_one.0 >= 0.90, "coverage {worst_one:?}");
     }
 
-    /// Expected: `(norm.ppf(.975) + norm.ppf(.8)) * sqrt(0.5 / n)` with scipy.stats.norm.
+    /// The power of the item tests: below 6 items none can reach p < 0.05; from 6 on, the share
+    /// of items that must move is where `P[Binomial(m, q) ≥ u] = 0.8` (u = 6 for the report's
+    /// tests; `items_needed(m)` for compare's). Expected: at m = 6 both need all 6, `q⁶ = 0.8`,
+    /// q = 0.8^(1/6) = 0.963492; at m = 12, `Σ_{x≥u} C(12,x) qˣ(1−q)¹²⁻ˣ = 0.8` solved with
+    /// exact integer binomials (Python `math.comb`, bisection): u = 6 → 0.577939, u = 10
+    /// (compare) → 0.869284.
     #[test]
-    fn detectable_difference_matches_scipy() {
-        for (m, r, ident, indep) in [
-            (5, 3, 0.8859390348296596, 0.5114971402445012),
-            (4, 3, 0.9905099528998365, 0.5718711879417241),
-            (12, 1, 0.5718711879417241, 0.5718711879417241),
-        ] {
-            let d = detectable_difference(m, r).unwrap();
-            assert!(close(d.reps_identical, ident, 1e-9), "{m}x{r}");
-            assert!(close(d.reps_independent, indep, 1e-9), "{m}x{r}");
+    fn item_power_is_for_the_tests_that_are_used() {
+        for m in 0..6 {
+            assert_eq!(item_power(m).arm_ctrl, None);
+            assert_eq!(item_power(m).a_b, None);
         }
-        assert_eq!(detectable_difference(0, 3), None);
+        let p = item_power(6);
+        assert!(
+            close(p.arm_ctrl.unwrap(), 0.9634924839989961, 1e-9),
+            "{p:?}"
+        );
+        assert!(close(p.a_b.unwrap(), 0.9634924839989961, 1e-9), "{p:?}");
+        let p = item_power(12);
+        assert!(close(binomial_upper(12, p.arm_ctrl.unwrap(), 6), 0.8, 1e-9));
+        assert!(
+            close(p.arm_ctrl.unwrap(), 0.5779388568649758, 1e-9),
+            "{p:?}"
+        );
+        assert!(close(p.a_b.unwrap(), 0.8692843469235999, 1e-9), "{p:?}");
+        assert_eq!(items_needed(12), Some(10));
+        assert!(close(binomial_upper(12, p.a_b.unwrap(), 10), 0.8, 1e-9));
     }
 
     #[test]
