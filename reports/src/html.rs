@@ -152,15 +152,12 @@ fn d_chart(report: &Report) -> String {
             sanitize::html(&i.qid, 16),
             i.kind
         );
-        match (i.d, i.interval) {
-            (Some(d), Some(iv)) => {
+        match i.d {
+            Some(d) => {
                 let _ = write!(
                     svg,
-                    "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y:.0}\" y2=\"{y:.0}\" stroke=\"#000\" stroke-width=\"2\"/>\
-                     <circle cx=\"{:.1}\" cy=\"{y:.0}\" r=\"6\" fill=\"#3a6bc0\"/>\
+                    "<circle cx=\"{:.1}\" cy=\"{y:.0}\" r=\"6\" fill=\"#3a6bc0\"/>\
                      <text x=\"{:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">{:+.2}</text>",
-                    x(iv.lo),
-                    x(iv.hi),
                     x(d),
                     x0 + w + 16.0,
                     y + 6.0,
@@ -472,7 +469,7 @@ impl Render for Html {
         let _ = writeln!(
             h,
             "<h2>{}</h2>\n<figure{}><figcaption>{prefix}\
-             each item's D with its interval</figcaption>{}</figure>",
+             each item's D (its Fisher p is in the table below; the intervals are the paired ones over items)</figcaption>{}</figure>",
             esc(crate::summary::ITEMS_SECTION),
             wm_attr(wm),
             d_chart(report)

@@ -233,10 +233,10 @@ pub struct ItemD {
     pub ctrl: Proportion,
     /// `P_ARM − P_CTRL`; `None` when either arm has no rows for the item.
     pub d: Option<f64>,
-    /// Newcombe hybrid score 95% interval (method 10), treating the item's reps as independent
-    /// draws of one answer distribution; `None` when `d` is.
-    pub interval: Option<Interval>,
-    /// Fisher's exact two-sided p on the item's 2×2 (arm × good); unadjusted.
+    /// Fisher's exact two-sided p on the item's 2×2 (arm × good), treating the item's reps as
+    /// independent draws of one answer distribution; unadjusted. The line carries no interval:
+    /// an interval from another method (Newcombe's) could exclude 0 beside a Fisher p above
+    /// 0.05, and one line never says two things.
     #[serde(default)]
     pub p: Option<f64>,
     /// `p` Holm-adjusted over the family of items that have one.
@@ -310,11 +310,10 @@ impl Value {
         match self {
             Value::Proportion(p) => p.display(),
             Value::Count { count } => count.to_string(),
-            Value::ItemD(i) => match (i.d, i.interval) {
-                (Some(d), Some(iv)) => format!(
-                    "D={:+.3} {} (ARM {}/{} · CTRL {}/{}) p={} Holm p={}",
+            Value::ItemD(i) => match i.d {
+                Some(d) => format!(
+                    "D={:+.3} (ARM {}/{} · CTRL {}/{}) Fisher p={} Holm p={}",
                     d,
-                    iv.display(true),
                     i.arm.k,
                     i.arm.n,
                     i.ctrl.k,
@@ -572,7 +571,6 @@ fn item_d(rows: &[Row], qid: &str, kind: Kind) -> ItemD {
         arm,
         ctrl,
         d,
-        interval: stats::newcombe_diff(arm.k, arm.n, ctrl.k, ctrl.n),
         p: stats::fisher_exact(arm.k, arm.n - arm.k, ctrl.k, ctrl.n - ctrl.k),
         p_holm: None,
     }
@@ -1408,9 +1406,10 @@ impl Summary {
 }
 
 /// The per-item D section heading (renderers find it by this prefix).
-pub const ITEMS_SECTION: &str = "Per-item D = P_ARM − P_CTRL (context sensitivity; Newcombe 95%, \
+pub const ITEMS_SECTION: &str =
+    "Per-item D = P_ARM − P_CTRL (context sensitivity; Fisher's exact p, \
      treating each item's reps as independent draws of one answer distribution; per line \
-     unadjusted, Holm column over the item family)";
+     unadjusted, Holm column over the item family; the paired tests over items are below)";
 
 /// The number lines being built, in print order.
 #[derive(Default)]

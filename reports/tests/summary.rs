@@ -487,3 +487,23 @@ fn identical_fired_reps_are_named_once_with_their_reps() {
     );
     assert!(s.verdict_detail.contains(&named[0]), "{}", s.verdict_detail);
 }
+
+/// A per-item line says one thing by one method: Fisher's exact p (and Holm), no interval from
+/// another method beside it that could exclude 0 while p is above 0.05 (ARM 2/2 against CTRL
+/// 0/2: Fisher p = 1/3 = scipy `fisher_exact([[2, 0], [0, 2]])`).
+#[test]
+fn a_per_item_line_carries_one_method() {
+    let r = ok_round();
+    let line = r
+        .summary
+        .number_lines()
+        .into_iter()
+        .find(|l| l.key == "item_d:p1")
+        .unwrap();
+    let shown = line.value.display();
+    assert!(
+        shown.starts_with("D=+1.000 (ARM 2/2 · CTRL 0/2) Fisher p=0.3333 Holm p="),
+        "{shown}"
+    );
+    assert!(!shown.contains('['), "{shown}");
+}
