@@ -507,3 +507,32 @@ fn a_per_item_line_carries_one_method() {
     );
     assert!(!shown.contains('['), "{shown}");
 }
+
+/// The HTML bars count by the same rule as the number lines: an UNDETERMINED ARM positive and
+/// a CONTESTED CTRL negative are outside both.
+#[test]
+fn the_bars_count_what_the_lines_count() {
+    use reports::reading::Standing;
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.arm == Arm::Arm && r.qid == "p2" && r.rep == 2 {
+            r.standing = Standing::Undetermined { cues: vec![] };
+            r.verdict.class = Class::Fail;
+        }
+        if r.arm == Arm::Ctrl && r.qid == "n1" && r.rep == 1 {
+            r.standing = Standing::Contested {
+                judge: Class::Hallucinated,
+            };
+        }
+    }
+    let r = reports::Report::new(meta(&QS), rows);
+    let bar = |k, a| reports::summary::good_rate(&r.rows, k, a);
+    assert_eq!(bar(Kind::Positive, Arm::Arm), r.summary.delivery_arm);
+    assert_eq!(r.summary.delivery_arm.n, 5);
+    let ctrl_neg = bar(Kind::Negative, Arm::Ctrl);
+    assert_eq!(
+        (ctrl_neg.n, ctrl_neg.n - ctrl_neg.k),
+        (r.summary.hui_ctrl.n, r.summary.hui_ctrl.k)
+    );
+    assert_eq!(ctrl_neg.n, 3);
+}
