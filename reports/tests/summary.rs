@@ -524,8 +524,26 @@ fn the_bars_count_what_the_lines_count() {
                 judge: Class::Hallucinated,
             };
         }
+        if r.arm == Arm::Arm && r.qid == "c1" && r.rep == 1 {
+            r.standing = Standing::Undetermined { cues: vec![] };
+        }
     }
     let r = reports::Report::new(meta(&QS), rows);
+    // Every line whose population holds an undecided row says so beside its number.
+    let lines = r.summary.number_lines();
+    for key in [
+        "delivery_arm",
+        "hui_ctrl",
+        "carrier_read_arm",
+        "prior_won_arm",
+        "mr",
+        "item_d:c1",
+    ] {
+        let l = lines.iter().find(|l| l.key == key).unwrap();
+        assert!(l.note.contains("1 undetermined"), "{key}: {}", l.note);
+    }
+    let l = lines.iter().find(|l| l.key == "carrier_read_ctrl").unwrap();
+    assert!(!l.note.contains("undetermined"), "{}", l.note);
     let bar = |k, a| reports::summary::good_rate(&r.rows, k, a);
     assert_eq!(bar(Kind::Positive, Arm::Arm), r.summary.delivery_arm);
     assert_eq!(r.summary.delivery_arm.n, 5);
