@@ -135,7 +135,7 @@ pub fn power_lines(qset: &scorer::qset::Qset, reps: u32) -> Vec<String> {
             )
         } else {
             format!(
-                "  {name:<12} {items} items: ARM−CTRL {} (McNemar / sign test on the items that moved), A−B {} (compare's sign test over all items)",
+                "  {name:<12} {items} items: {} by McNemar on the items that moved (ARM−CTRL), {} by the sign test over all items (ARM−CTRL and A−B)",
                 share(p.arm_ctrl),
                 share(p.a_b)
             )

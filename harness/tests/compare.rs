@@ -320,7 +320,7 @@ fn rounds_on_different_qsets_are_refused_naming_the_qset() {
 /// `harness plan` and `run --dry-run` state, before a token is spent, what the item tests can
 /// show: the demo's 5 positive, 4 negative and 3 conflict items can reach p < 0.05 with no
 /// test, whatever the reps; a qset of 12 positives needs 0.58 of them to move one way for
-/// ARM−CTRL, 0.87 for A−B (exact binomials; see reports::stats).
+/// McNemar, 0.87 for the sign test over all items (exact binomials; see reports::stats).
 #[test]
 fn plan_and_dry_run_say_what_the_item_tests_can_reach() {
     let d = tempfile::tempdir().unwrap();
@@ -378,7 +378,7 @@ fn plan_and_dry_run_say_what_the_item_tests_can_reach() {
     );
     let s = text(&o.stdout);
     assert!(
-        s.contains("DELIVERY     12 items: ARM−CTRL 0.58 (McNemar / sign test on the items that moved), A−B 0.87 (compare's sign test over all items)"),
+        s.contains("DELIVERY     12 items: 0.58 by McNemar on the items that moved (ARM−CTRL), 0.87 by the sign test over all items (ARM−CTRL and A−B)"),
         "{s}{}",
         text(&o.stderr)
     );

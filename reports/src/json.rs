@@ -61,11 +61,13 @@ fn value(v: &Value) -> J {
         Value::Contrast { contrast } => json!({
             "type": "contrast",
             "items": contrast.map(|c| c.items).unwrap_or(0),
+            "interval_of": "median item difference (exact sign-test inversion)",
+            "median": num(contrast.map(|c| c.median)),
             "mean": num(contrast.map(|c| c.mean)),
-            "lo": num(contrast.and_then(|c| c.interval).map(|i| i.lo)),
-            "hi": num(contrast.and_then(|c| c.interval).map(|i| i.hi)),
-            "clipped": contrast.and_then(|c| c.interval).map(|i| i.clipped),
-            "degenerate": contrast.and_then(|c| c.interval).map(|i| i.degenerate()),
+            "lo": num(contrast.map(|c| c.interval.lo)),
+            "hi": num(contrast.map(|c| c.interval.hi)),
+            "whole_range": contrast.map(|c| c.whole_range),
+            "p": num(contrast.map(|c| c.p)),
         }),
         Value::McNemar(m) => {
             let mut o = mcnemar(m);

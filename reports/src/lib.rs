@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 pub use lanes::{fixture_meta, verdict_fixtures, watermark_ok, VerdictFixture};
 pub use phases::PhaseStat;
-pub use stats::{Interval, McNemar, PairedContrast};
+pub use stats::{Interval, McNemar, SignSummary};
 pub use summary::{
     summarize, AxisContrast, ConflictCounts, InstrumentVerdict, ItemD, NumberLine, Proportion,
     Summary, Value, WATERMARK_NAMES,

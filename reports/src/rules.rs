@@ -169,8 +169,9 @@ pub fn explain(s: &Summary, f: &RuleFiring) -> String {
     format!("{}: {rows}", rule_sentence(s, f))
 }
 
-/// HUI(ARM) − HUI(CTRL) as the paired mean over negative items, with its t-interval: the
-/// negative axis's ARM−CTRL good-rate contrast, negated (HUI is the not-good rate).
+/// HUI(ARM) − HUI(CTRL) over negative items: the median item difference with the interval the
+/// exact sign test inverts to, and its p (one method), negated from the negative axis's
+/// good-rate contrast (HUI is the not-good rate).
 pub fn hui_difference(s: &Summary) -> String {
     let neg = s
         .contrasts
@@ -178,25 +179,22 @@ pub fn hui_difference(s: &Summary) -> String {
         .find(|a| a.kind == Kind::Negative)
         .and_then(|a| a.contrast);
     match neg {
-        Some(c) => match c.interval {
-            Some(i) => {
-                let flipped = crate::stats::Interval {
-                    lo: -i.hi,
-                    hi: -i.lo,
-                    clipped: i.clipped,
-                };
-                format!(
-                    "HUI ARM−CTRL difference over {} negative items: {:+.3} {} (95%, paired t over items)",
-                    c.items,
-                    -c.mean,
-                    flipped.display(true)
-                )
-            }
-            None => format!(
-                "HUI ARM−CTRL difference: {:+.3} over 1 negative item, no interval",
-                -c.mean
-            ),
-        },
+        Some(c) => {
+            let flipped = crate::stats::Interval {
+                lo: -c.interval.hi,
+                hi: -c.interval.lo,
+                clipped: c.interval.clipped,
+            };
+            format!(
+                "HUI ARM−CTRL difference over {} negative item{}: median {:+.3} {}{} (95%, exact sign test over items, p={:.4})",
+                c.items,
+                if c.items == 1 { "" } else { "s" },
+                -c.median,
+                flipped.display(true),
+                if c.whole_range { " (whole range: too few items)" } else { "" },
+                c.p
+            )
+        }
         None => "HUI ARM−CTRL difference: UNMEASURED (no negative item with both arms)".to_string(),
     }
 }

@@ -197,43 +197,6 @@ pub fn wilson_items(items: &[(u64, u64)]) -> Option<ItemInterval> {
     })
 }
 
-/// The paired ARM−CTRL contrast over items: mean item difference and its t-interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct PairedContrast {
-    /// Items that had rows in both arms.
-    pub items: usize,
-    /// Mean over items of (ARM good rate − CTRL good rate).
-    pub mean: f64,
-    /// 95% t-interval with `items − 1` df; `None` with fewer than two items.
-    pub interval: Option<Interval>,
-}
-
-/// Mean and 95% t-interval (n−1 df) of per-item differences in [-1, 1], clipped to [-1, 1].
-/// `None` when there are no items.
-pub fn paired_contrast(diffs: &[f64]) -> Option<PairedContrast> {
-    let n = diffs.len();
-    if n == 0 {
-        return None;
-    }
-    let mean = diffs.iter().sum::<f64>() / n as f64;
-    let interval = if n >= 2 {
-        let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-        let se = (var / n as f64).sqrt();
-        let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
-            .expect("df >= 1 is valid")
-            .inverse_cdf(0.975);
-        // A difference of two rates lies in [-1, 1]; a t-interval over few items can overshoot.
-        Some(Interval::clip(mean - t * se, mean + t * se, -1.0, 1.0))
-    } else {
-        None
-    };
-    Some(PairedContrast {
-        items: n,
-        mean,
-        interval,
-    })
-}
-
 /// An exact McNemar test on item-level outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct McNemar {
@@ -297,13 +260,6 @@ pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
     McNemar { b, c, p, min_p }
 }
 
-/// The exact sign test on per-item differences: `pos` items with a positive difference, `neg`
-/// with a negative one (zeros carry no sign and are counted by the caller). The same binomial
-/// as McNemar, applied to signs of item rates, so an item whose reps split evenly still counts.
-pub fn sign_test(pos: u64, neg: u64) -> McNemar {
-    mcnemar_exact(pos, neg)
-}
-
 /// `2·P[X ≤ k]`, `X ~ Binomial(n, ½)`, capped at 1: the two-sided exact sign-test tail.
 fn sign_tail(n: u64, k: u64) -> f64 {
     if 2 * k >= n {
@@ -317,7 +273,7 @@ fn sign_tail(n: u64, k: u64) -> f64 {
 /// The paired item differences of an axis, summarised by one method: the exact sign test and
 /// the interval it inverts to (the order-statistic interval for the median difference), so the
 /// interval excludes 0 exactly when `p < 0.05`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SignSummary {
     /// Items with a difference.
     pub items: u64,
@@ -448,9 +404,8 @@ pub fn fisher_exact(a: u64, b: u64, c: u64, d: u64) -> Option<f64> {
     Some(p.clamp(0.0, 1.0))
 }
 
-/// The fewest of `m` items that must move one way, the rest unchanged, for the item tests of a
-/// round's report (exact McNemar on item majorities and the exact sign test on nonzero item
-/// differences: both binomial on the items that moved) to reach p < 0.05: 6, whatever `m`
+/// The fewest of `m` items that must move one way, the rest unchanged, for the exact McNemar
+/// on item majorities (binomial on the items that moved) to reach p < 0.05: 6, whatever `m`
 /// (`2·½⁶ = 0.031`); `None` below 6 items.
 pub fn moved_needed(m: u64) -> Option<u64> {
     (m >= 6).then_some(6)
@@ -497,10 +452,11 @@ pub fn detectable_share(m: u64, needed: u64) -> f64 {
 pub struct ItemPower {
     /// Items of the axis.
     pub items: u64,
-    /// ARM−CTRL in a round's report (McNemar and sign test on the items that moved): the
-    /// smallest share of items that must move one way.
+    /// McNemar on item majorities (ARM−CTRL in a round's report; binomial on the items that
+    /// moved): the smallest share of items that must move one way.
     pub arm_ctrl: Option<f64>,
-    /// A−B in `compare` (sign test over all items, unchanged ones counting against): the same.
+    /// The sign test over all items, unchanged ones counting against (ARM−CTRL in a round's
+    /// report and A−B in `compare`): the same.
     pub a_b: Option<f64>,
 }
 
@@ -536,25 +492,6 @@ mod tests {
             assert!(close(w.hi, hi, 6e-4), "{k}/{n} hi {} vs {hi}", w.hi);
         }
         assert_eq!(wilson(0, 0), None);
-    }
-
-    #[test]
-    fn t_interval_uses_n_minus_one_df() {
-        // df = 9: t(0.975) = 2.262157; diffs 0..=9 / 10 → mean 0.45, sd 0.302765.
-        let diffs: Vec<f64> = (0..10).map(|i| i as f64 / 10.0).collect();
-        let c = paired_contrast(&diffs).unwrap();
-        assert!(close(c.mean, 0.45, 1e-12));
-        let half = 2.262157 * 0.302765 / 10f64.sqrt();
-        let i = c.interval.unwrap();
-        assert!(close(i.lo, 0.45 - half, 1e-5) && close(i.hi, 0.45 + half, 1e-5));
-        // df = 1: t(0.975) = 12.7062.
-        let i = paired_contrast(&[0.0, 0.1]).unwrap().interval.unwrap();
-        assert!(close(i.hi, 0.05 + 12.7062 * 0.05, 1e-4));
-        // …and clipped to the range a difference of rates can take.
-        let i = paired_contrast(&[0.0, 1.0]).unwrap().interval.unwrap();
-        assert_eq!((i.lo, i.hi), (-1.0, 1.0));
-        assert_eq!(paired_contrast(&[0.3]).unwrap().interval, None);
-        assert_eq!(paired_contrast(&[]), None);
     }
 
     #[test]
@@ -946,13 +883,13 @@ mod tests {
 
     #[test]
     fn clipped_and_degenerate_intervals_are_marked() {
-        let i = paired_contrast(&[0.0, 1.0]).unwrap().interval.unwrap();
-        assert!(i.clipped);
+        let i = Interval::clip(-1.4, 0.6, -1.0, 1.0);
+        assert!(i.clipped && i.lo == -1.0);
         assert!(i.display(true).ends_with("clipped"), "{}", i.display(true));
-        let i = paired_contrast(&[1.0, 1.0, 1.0]).unwrap().interval.unwrap();
+        let i = Interval::clip(1.0, 1.0, -1.0, 1.0);
         assert!(i.degenerate());
         assert_eq!(i.display(true), "[+1.000, +1.000] DEGENERATE (zero width)");
-        let i = paired_contrast(&[0.1, 0.2, 0.3]).unwrap().interval.unwrap();
+        let i = Interval::clip(0.1, 0.3, -1.0, 1.0);
         assert!(!i.clipped && !i.degenerate());
     }
 }

@@ -5,7 +5,7 @@
 //! here combines two of them (typed × fallback, DELIVERY × HUI): a product of two numbers reads
 //! like a measurement and is none.
 
-use crate::stats::{self, Interval, McNemar, PairedContrast};
+use crate::stats::{self, Interval, McNemar, SignSummary};
 use crate::{ManifestStatus, RoundMeta, Row};
 use scorer::{Arm, Class, Kind};
 use serde::{Deserialize, Serialize};
@@ -249,14 +249,16 @@ pub struct ItemD {
 pub struct AxisContrast {
     /// The axis.
     pub kind: Kind,
-    /// Mean item difference and its t-interval; `None` when no item has both arms.
-    pub contrast: Option<PairedContrast>,
+    /// The items' D by one method: the exact sign test and the median interval it inverts to
+    /// (with the mean, descriptive); `None` when no item has both arms.
+    pub contrast: Option<SignSummary>,
     /// Exact McNemar on item-level majority outcomes.
     pub mcnemar: McNemar,
     /// Items left out of McNemar because exactly half their reps were good in an arm.
     pub ties: u64,
-    /// Exact sign test over the items' D signs (positive vs negative D): it keeps the tied
-    /// items McNemar drops.
+    /// The exact sign test of [`AxisContrast::contrast`] (positive D as `b`, negative as `c`;
+    /// items with D = 0 count against the majority direction): it keeps the tied items McNemar
+    /// drops.
     pub sign: McNemar,
     /// Items with D = 0 exactly (no sign; counted, not tested).
     pub zero_d: u64,
@@ -277,10 +279,11 @@ pub enum Value {
     },
     /// A per-item D.
     ItemD(ItemD),
-    /// A paired ARM−CTRL contrast over an axis's items: mean difference and t-interval.
+    /// A paired ARM−CTRL contrast over an axis's items: median difference, the interval the
+    /// sign test inverts to, and the mean (descriptive).
     Contrast {
         /// `None` when no item of the axis has both arms.
-        contrast: Option<PairedContrast>,
+        contrast: Option<SignSummary>,
     },
     /// An exact McNemar test on an axis's item-level outcomes.
     McNemar(McNemar),
@@ -328,10 +331,19 @@ impl Value {
             },
             Value::Contrast { contrast } => match contrast {
                 None => "UNMEASURED (0 items with both arms)".to_string(),
-                Some(c) => match c.interval {
-                    Some(i) => format!("{:+.3} {} over {} items", c.mean, i.display(true), c.items),
-                    None => format!("{:+.3} [UNMEASURED: 1 item]", c.mean),
-                },
+                Some(c) => format!(
+                    "median {:+.3} {}{} over {} item{}; mean {:+.3}",
+                    c.median,
+                    c.interval.display(true),
+                    if c.whole_range {
+                        " (whole range: no narrower 95% interval below 6 items)"
+                    } else {
+                        ""
+                    },
+                    c.items,
+                    if c.items == 1 { "" } else { "s" },
+                    c.mean
+                ),
             },
             Value::McNemar(m) => match (m.p, m.min_p) {
                 (Some(p), Some(min_p)) => format!(
@@ -629,15 +641,23 @@ fn axis_contrast(kind: Kind, items: &[ItemD]) -> AxisContrast {
              the sign test below counts them"
         ));
     }
-    let pos = diffs.iter().filter(|&&d| d > 0.0).count() as u64;
-    let neg = diffs.iter().filter(|&&d| d < 0.0).count() as u64;
+    let contrast = stats::sign_summary(&diffs, (-1.0, 1.0));
+    let sign = match contrast {
+        Some(s) => McNemar {
+            b: s.up,
+            c: s.down,
+            p: Some(s.p),
+            min_p: Some(s.min_p),
+        },
+        None => stats::mcnemar_exact(0, 0),
+    };
     AxisContrast {
         kind,
-        contrast: stats::paired_contrast(&diffs),
+        contrast,
         mcnemar,
         ties,
-        sign: stats::sign_test(pos, neg),
-        zero_d: diffs.len() as u64 - pos - neg,
+        sign,
+        zero_d: contrast.map_or(0, |s| s.unchanged),
         warnings,
     }
 }
@@ -1368,7 +1388,7 @@ impl Summary {
             out.push(
                 &format!("contrast:{}", a.kind),
                 AX,
-                &format!("{} mean ARM−CTRL", a.kind),
+                &format!("{} ARM−CTRL over items", a.kind),
                 Value::Contrast {
                     contrast: a.contrast,
                 },
@@ -1399,7 +1419,9 @@ impl Summary {
                     test: a.sign,
                     zero_d: a.zero_d,
                 },
-                "items with D > 0 vs D < 0; tied items included".to_string(),
+                "items with D > 0 vs D < 0, items with D = 0 counting against the direction: \
+                 the test the interval above inverts to (one method)"
+                    .to_string(),
             );
         }
     }

@@ -361,11 +361,13 @@ fn finding_is_named_a_zero_tolerance_rule_with_its_rows_and_difference_interval(
         d.contains(&named),
         "the sentence names the row with its class and words: {d}"
     );
-    // n1: ARM 1/2 PASS, CTRL 2/2 → good diff −0.5; n2: 0. HUI diff mean +0.25 over 2 items,
-    // t(1 df) = 12.706: ±12.706·0.25 clipped to [−1, 1].
+    // n1: ARM 1/2 PASS, CTRL 2/2 → good diff −0.5; n2: 0. HUI diff median +0.25 over 2
+    // items; below 6 items no order-statistic interval reaches 95%, so it is the whole range,
+    // and the sign test (one item moved, one unchanged) gives p = 1.
     assert!(
         d.contains(
-            "HUI ARM−CTRL difference over 2 negative items: +0.250 [-1.000, +1.000] clipped"
+            "HUI ARM−CTRL difference over 2 negative items: median +0.250 [-1.000, +1.000] \
+             (whole range: too few items) (95%, exact sign test over items, p=1.0000)"
         ),
         "{d}"
     );
@@ -553,4 +555,46 @@ fn the_bars_count_what_the_lines_count() {
         (r.summary.hui_ctrl.n, r.summary.hui_ctrl.k)
     );
     assert_eq!(ctrl_neg.n, 3);
+}
+
+/// Each axis's contrast line and sign line come from one method, so they never disagree: the
+/// interval excludes 0 exactly when p < 0.05. Seven positive items, six carried by ARM only,
+/// one by both: the median interval is [0, +1] (j = 1 is the only 95% order statistic at 7
+/// items) and p = 2·P[Binomial(7, ½) ≤ 1] = 16/128, where a test that dropped the unchanged
+/// item would say 2·½⁶ = 0.031 beside an interval holding 0.
+#[test]
+fn the_contrast_interval_and_its_test_agree() {
+    let qids = ["a1", "a2", "a3", "a4", "a5", "a6", "a7"];
+    let qs: Vec<(&str, Kind)> = qids.iter().map(|q| (*q, Kind::Positive)).collect();
+    let mut rows = Vec::new();
+    for (i, q) in qids.iter().enumerate() {
+        cell(
+            &mut rows,
+            q,
+            Kind::Positive,
+            Arm::Arm,
+            &[Class::Pass, Class::Pass],
+        );
+        let ctrl = if i == 0 { Class::Pass } else { Class::Fail };
+        cell(&mut rows, q, Kind::Positive, Arm::Ctrl, &[ctrl, ctrl]);
+    }
+    let s = summarize(&rows, &meta(&qs));
+    let a = s
+        .contrasts
+        .iter()
+        .find(|a| a.kind == Kind::Positive)
+        .unwrap();
+    let c = a.contrast.unwrap();
+    assert_eq!((c.interval.lo, c.interval.hi), (0.0, 1.0));
+    assert!(
+        (a.sign.p.unwrap() - 16.0 / 128.0).abs() < 1e-12,
+        "{:?}",
+        a.sign
+    );
+    for a in &s.contrasts {
+        if let Some(c) = a.contrast {
+            let excludes = c.interval.lo > 0.0 || c.interval.hi < 0.0;
+            assert_eq!(excludes, a.sign.p.unwrap() < 0.05, "{a:?}");
+        }
+    }
 }
