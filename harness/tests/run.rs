@@ -1787,7 +1787,8 @@ fn run_dry_run_prints_plans_power_line_and_writes_nothing() {
             .collect()
     };
     let dry = power(&out);
-    assert_eq!(dry.len(), 3, "{out}");
+    // The heading, then DELIVERY, HUI and CARRIER-READ.
+    assert_eq!(dry.len(), 4, "{out}");
     let planned = harness()
         .env("HOME", &f.user_home)
         .arg("plan")
