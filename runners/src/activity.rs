@@ -32,6 +32,11 @@ pub struct AgentActivity {
     pub cost_usd: Option<f64>,
     /// The agent's own duration in milliseconds, when it reports one.
     pub duration_ms: Option<u64>,
+    /// Tool calls the agent made (Claude `tool_use` blocks of a stream, Codex tool items or
+    /// logged tool results, Gemini `stats.tools.totalCalls`); `None` when the output does
+    /// not show them (Claude's plain `json` result, a text agent) and in older records.
+    #[serde(default)]
+    pub tool_calls: Option<u64>,
     /// Tool uses the CLI denied for want of permission, one line each.
     pub permission_denials: Vec<String>,
     /// Tool calls that failed inside the agent, one line each.
@@ -93,8 +98,20 @@ fn claude(text: &str) -> AgentActivity {
         Some(v) if v.is_object() => vec![v],
         _ => json_lines(text).collect(),
     };
+    // Tool calls are seen only in a stream (`stream-json`): the plain result object does not
+    // list them, so without an assistant message they stay unmeasured.
+    let mut tool_calls: Option<u64> = None;
     for v in lines {
         match v.get("type").and_then(|t| t.as_str()) {
+            Some("assistant") => {
+                let blocks = v.pointer("/message/content").and_then(|c| c.as_array());
+                let uses = blocks
+                    .into_iter()
+                    .flatten()
+                    .filter(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_use"))
+                    .count() as u64;
+                tool_calls = Some(tool_calls.unwrap_or(0) + uses);
+            }
             Some("user") => {
                 let blocks = v.pointer("/message/content").and_then(|c| c.as_array());
                 for b in blocks.into_iter().flatten() {
@@ -114,6 +131,7 @@ fn claude(text: &str) -> AgentActivity {
             _ => {}
         }
     }
+    a.tool_calls = tool_calls;
     if let Some(r) = result {
         a.turns = u(&r, "/num_turns");
         let input = [
@@ -151,7 +169,12 @@ fn codex(text: &str, stderr: &str) -> AgentActivity {
     // results reach only the tool-result log on stderr (the preset sets RUST_LOG for it),
     // where Codex's own sandbox failing to start shows in its own words.
     let mut after_output = false;
+    // Tool results the log recorded (code mode runs its shell out of sight of `--json`).
+    let mut logged_tools = 0u64;
     for line in stderr.lines().map(str::trim) {
+        if line.contains("event.name=\"codex.tool_result\"") {
+            logged_tools += 1;
+        }
         // Only the first line of a tool result's output (the log's `Output:` block): a file
         // the agent printed further down is not Codex speaking.
         if after_output && sandbox_failure(line).is_some() {
@@ -163,6 +186,7 @@ fn codex(text: &str, stderr: &str) -> AgentActivity {
         after_output = line == "Output:";
     }
     let (mut turns, mut input, mut output) = (0u64, None::<u64>, None::<u64>);
+    let mut tool_items = 0u64;
     for v in json_lines(text) {
         match v.get("type").and_then(|t| t.as_str()) {
             Some("turn.completed") => {
@@ -176,7 +200,14 @@ fn codex(text: &str, stderr: &str) -> AgentActivity {
             }
             Some("item.completed") => {
                 let Some(item) = v.get("item") else { continue };
-                if item.get("type").and_then(|t| t.as_str()) != Some("command_execution") {
+                let kind = item.get("type").and_then(|t| t.as_str());
+                if matches!(
+                    kind,
+                    Some("command_execution" | "mcp_tool_call" | "file_change" | "web_search")
+                ) {
+                    tool_items += 1;
+                }
+                if kind != Some("command_execution") {
                     continue;
                 }
                 let failed = item.get("status").and_then(|s| s.as_str()) == Some("failed")
@@ -204,6 +235,9 @@ fn codex(text: &str, stderr: &str) -> AgentActivity {
         }
     }
     a.turns = (turns > 0).then_some(turns);
+    // Counted only where the run was seen at all (a completed turn); the log and the events
+    // can show the same call, so the larger count stands, never their sum.
+    a.tool_calls = (turns > 0).then_some(tool_items.max(logged_tools));
     a.input_tokens = input;
     a.output_tokens = output;
     a
@@ -230,6 +264,7 @@ fn gemini(text: &str, stderr: &str) -> AgentActivity {
             a.turns = Some(main);
         }
     }
+    a.tool_calls = u(&v, "/stats/tools/totalCalls");
     let failed = u(&v, "/stats/tools/totalFail").unwrap_or(0) as usize;
     for line in stderr.lines() {
         if let Some(rest) = line.trim().strip_prefix("Error executing tool ") {
@@ -319,6 +354,10 @@ mod tests {
         let out = concat!(
             r#"{"type":"system","subtype":"init"}"#,
             "\n",
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Looking."},{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}"#,
+            "\n",
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{}}]}}"#,
+            "\n",
             r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"File does not exist.","is_error":true}]}}"#,
             "\n",
             r#"{"type":"result","subtype":"success","num_turns":3,"usage":{"input_tokens":10,"cache_read_input_tokens":5,"output_tokens":7},"total_cost_usd":0.25,"duration_ms":900,"permission_denials":[{"tool_name":"Bash","tool_input":{"command":"ls"}}],"result":"x"}"#,
@@ -331,6 +370,11 @@ mod tests {
         assert_eq!(a.duration_ms, Some(900));
         assert_eq!(a.permission_denials, vec![r#"Bash: {"command":"ls"}"#]);
         assert_eq!(a.tool_errors, vec!["File does not exist."]);
+        assert_eq!(a.tool_calls, Some(2));
+        // The plain `json` result alone does not list tool calls: unmeasured, never 0.
+        let result_only = out.lines().last().unwrap();
+        let a = read_activity(&spec("claude"), result_only.as_bytes(), b"");
+        assert_eq!((a.turns, a.tool_calls), (Some(3), None));
     }
 
     #[test]
@@ -344,6 +388,7 @@ mod tests {
         assert_eq!(a.turns, Some(1));
         assert_eq!(a.input_tokens, Some(300));
         assert_eq!(a.cost_usd, None, "codex reports no cost: unmeasured, not 0");
+        assert_eq!(a.tool_calls, Some(1));
         assert_eq!(a.tool_errors.len(), 1);
         let why = infrastructure_failure(&a, None).expect("infrastructure");
         assert!(why.contains("bubblewrap"), "{why}");
@@ -360,6 +405,7 @@ mod tests {
         );
         let err = "2026-12-02T01:04:04Z  INFO codex_otel.log_only: event.name=\"codex.tool_result\" tool_name=exec_command output=Chunk ID: 6af8b4\nProcess exited with code 1\nOutput:\nerror building bubblewrap command: Permission denied (os error 13)\n";
         let a = read_activity(&spec("codex"), out.as_bytes(), err.as_bytes());
+        assert_eq!(a.tool_calls, Some(1), "the logged tool result is a call");
         assert_eq!(
             a.tool_errors,
             vec!["codex's sandbox: error building bubblewrap command: Permission denied (os error 13)"]
@@ -403,13 +449,14 @@ mod tests {
 
     #[test]
     fn gemini_tool_errors_come_from_stderr_and_a_denied_delivered_path_is_infrastructure() {
-        let out = r#"{"response":"x","stats":{"models":{"m":{"tokens":{"prompt":390,"candidates":33},"roles":{"main":{"totalRequests":2}}}},"tools":{"totalFail":1,"totalDecisions":{"reject":0}}}}"#;
+        let out = r#"{"response":"x","stats":{"models":{"m":{"tokens":{"prompt":390,"candidates":33},"roles":{"main":{"totalRequests":2}}}},"tools":{"totalCalls":3,"totalFail":1,"totalDecisions":{"reject":0}}}}"#;
         let err = "Error executing tool read_file: File path '/w/tracks/_meta/compaction/h.md' is ignored by configured ignore patterns.\n";
         let a = read_activity(&spec("gemini"), out.as_bytes(), err.as_bytes());
         assert_eq!(
             (a.input_tokens, a.output_tokens, a.turns),
             (Some(390), Some(33), Some(2))
         );
+        assert_eq!(a.tool_calls, Some(3));
         assert_eq!(a.tool_errors.len(), 1);
         assert!(infrastructure_failure(&a, Some("tracks/_meta/compaction/h.md")).is_some());
         assert!(
