@@ -138,6 +138,11 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
             .map(|c| sanitize::excerpt(c, 60))
             .unwrap_or_else(|| "not reported".into()),
     ));
+    // Effort per arm (never part of the verdict): one line, the full table in report.md.
+    out.push(format!(
+        "effort: {}",
+        sanitize::excerpt(&crate::effort::summarize(report).headline(), 400)
+    ));
     // The second reader's last pass, when one read the round: its totals beside the agents'.
     if let Some(j) = &report.meta.judge {
         out.push(format!(
@@ -194,5 +199,6 @@ pub fn json(report: &Report, facts: &RunFacts, exit: i32) -> serde_json::Value {
         "headline": headline,
         "dispatches": facts,
         "judge": report.meta.judge.as_ref().map(|j| j.cleaned()),
+        "effort": crate::effort::summarize(report).headline(),
     })
 }

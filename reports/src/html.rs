@@ -400,6 +400,52 @@ fn arm_time(h: &mut String, report: &Report, wm: &Option<String>) {
     );
 }
 
+/// The effort section: ARM relative to CTRL per axis and measure (a dot and its interval), the
+/// per-axis lines and the per-item table; "not recorded" or "not reported" where so.
+fn effort(h: &mut String, report: &Report, wm: &Option<String>) {
+    let e = crate::effort::summarize(report);
+    let lines = e.lines();
+    let _ = writeln!(
+        h,
+        "<h2>Effort (ARM vs CTRL)</h2>\n<figure{}><figcaption>{}{}</figcaption>{}</figure>",
+        wm_attr(wm),
+        wm_cell(wm, "span"),
+        esc(lines.first().map(String::as_str).unwrap_or_default()),
+        e.svg().unwrap_or_default()
+    );
+    h.push_str("<table class=\"effort\">\n");
+    for l in lines.iter().skip(1) {
+        let _ = writeln!(
+            h,
+            "<tr{}>{}<td>{}</td></tr>",
+            wm_attr(wm),
+            wm_cell(wm, "td"),
+            esc(l)
+        );
+    }
+    h.push_str("</table>\n");
+    if e.items.is_empty() {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<table class=\"effort-items\"><tr>{}<th>qid</th><th>kind</th>",
+        wm_cell(wm, "th")
+    );
+    for m in crate::effort::Metric::ALL {
+        let _ = write!(h, "<th>{} (ARM / CTRL)</th>", esc(m.label()));
+    }
+    h.push_str("</tr>\n");
+    for r in e.item_rows() {
+        let _ = write!(h, "<tr{}>{}", wm_attr(wm), wm_cell(wm, "td"));
+        for c in r {
+            let _ = write!(h, "<td>{}</td>", esc(&c));
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</table>\n");
+}
+
 fn is_items_section(section: &str) -> bool {
     section.starts_with("Per-item D")
 }
@@ -492,6 +538,7 @@ impl Render for Html {
         }
 
         arm_time(&mut h, report, wm);
+        effort(&mut h, report, wm);
 
         let _ = writeln!(
             h,

@@ -182,6 +182,8 @@ impl Render for Json {
                 .map(|(id, text)| json!({"id": id, "text": text}))
                 .collect::<Vec<_>>(),
         });
+        // Effort per arm: beside the numbers, never one of them (no verdict reads it).
+        doc["effort"] = crate::effort::summarize(report).json();
         // Lexicon-vs-judge agreement and Cohen's κ per kind, once a judge read any row.
         if !s.agreement.is_empty() {
             doc["readers"]["agreement"] = json!(s.agreement);

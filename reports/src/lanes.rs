@@ -106,6 +106,7 @@ pub fn fixture_meta() -> RoundMeta {
         uncarried: Vec::new(),
         protocol_given: None,
         timeline: Vec::new(),
+        effort: Vec::new(),
         judge: None,
     }
 }

@@ -11,6 +11,7 @@ pub mod brief;
 pub mod compare;
 pub mod counting;
 pub mod csv;
+pub mod effort;
 pub mod glossary;
 mod header;
 pub mod html;
@@ -197,6 +198,11 @@ pub struct RoundMeta {
     /// for a round no judge read (and every round recorded before judges were recorded).
     #[serde(default)]
     pub judge: Option<judge::JudgeInfo>,
+    /// Every answered dispatch's effort (turns, tokens, cost, tool calls as its agent
+    /// reported them; wall time as the harness measured it), for the effort section. Empty:
+    /// not recorded (rounds recorded before effort was kept). Never read by a verdict.
+    #[serde(default)]
+    pub effort: Vec<effort::DispatchEffort>,
 }
 
 /// The ledger word of rounds recorded before `--ledger` existed: they were all strict.

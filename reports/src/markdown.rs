@@ -111,6 +111,30 @@ impl Render for Markdown {
             .collect();
         b.table(&["dispatch starts"], rows);
 
+        let effort = crate::effort::summarize(report);
+        b.heading("Effort (ARM vs CTRL)");
+        let mut lines = effort.lines().into_iter();
+        if let Some(first) = lines.next() {
+            b.para(&esc(&first));
+        }
+        let rows = lines.map(|l| vec![esc(&l)]).collect();
+        b.table(&["per axis and measure"], rows);
+        if !effort.items.is_empty() {
+            let mut head = vec!["qid".to_string(), "kind".to_string()];
+            head.extend(
+                crate::effort::Metric::ALL
+                    .iter()
+                    .map(|m| format!("{} (ARM / CTRL)", m.label())),
+            );
+            let head: Vec<&str> = head.iter().map(String::as_str).collect();
+            let rows = effort
+                .item_rows()
+                .into_iter()
+                .map(|r| r.iter().map(|c| esc(c)).collect())
+                .collect();
+            b.table(&head, rows);
+        }
+
         b.heading("Questions");
         let rows = report
             .meta

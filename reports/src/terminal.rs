@@ -127,6 +127,12 @@ impl Render for Terminal {
         }
 
         b.blank();
+        b.line("── Effort (ARM vs CTRL) ──");
+        for l in crate::effort::summarize(report).lines() {
+            b.line(&format!("  {}", sanitize::terminal(&l, 600)));
+        }
+
+        b.blank();
         b.line("── Questions ──");
         let mut t = self.table(pw, &["qid", "kind", "question"]);
         for q in &report.meta.questions {

@@ -194,16 +194,67 @@ fn pool(folder: &Path, rounds: Vec<(RoundIdentity, Report)>) -> Result<(RoundIde
     let mut meta = rounds[0].1.meta.clone();
     let mut rows = Vec::new();
     meta.timeline.clear();
+    meta.effort.clear();
     for (k, (rid, r)) in rounds.into_iter().enumerate() {
         id.fingerprints.extend(rid.fingerprints);
         id.verdicts.extend(rid.verdicts);
         meta.timeline.extend(r.meta.timeline.iter().copied());
+        meta.effort
+            .extend(r.meta.effort.iter().cloned().map(|mut e| {
+                e.rep += k as u32 * id.reps;
+                e
+            }));
         for mut row in r.rows {
             row.rep += k as u32 * id.reps;
             rows.push(row);
         }
     }
     Ok((id, Report::new(meta, rows)))
+}
+
+/// The comparison's output with the A→B difference of ARM's effort added in the same format:
+/// a block after the text or Markdown, an `effort` key in the JSON, a section in the HTML.
+fn with_effort(out: String, format: &str, shift: &reports::effort::EffortShift) -> Result<String> {
+    let lines = shift.lines();
+    Ok(match format {
+        "json" => {
+            let mut doc: serde_json::Value = serde_json::from_str(&out)?;
+            doc["effort"] = shift.json();
+            let mut s = serde_json::to_string_pretty(&doc)?;
+            s.push('\n');
+            s
+        }
+        "md" => {
+            let mut s = out;
+            s.push_str("\n## Effort (ARM, A → B)\n\n");
+            for l in lines {
+                s.push_str(&format!("- {}\n", reports::sanitize::markdown_escape(&l)));
+            }
+            s
+        }
+        "html" => {
+            let mut block = String::from("<h2>Effort (ARM, A → B)</h2>\n<ul class=\"effort\">\n");
+            for l in lines {
+                block.push_str(&format!(
+                    "<li>{}</li>\n",
+                    reports::sanitize::html_escape(&l)
+                ));
+            }
+            block.push_str("</ul>\n");
+            match out.rfind("</body>") {
+                Some(i) => format!("{}{block}{}", &out[..i], &out[i..]),
+                None => out + &block,
+            }
+        }
+        _ => {
+            let mut s = out;
+            s.push_str("\n── effort (ARM, A → B) ──\n");
+            for l in lines {
+                s.push_str(&format!("{}\n", reports::sanitize::terminal(&l, 600)));
+            }
+            s
+        }
+    })
 }
 
 /// Compares round (or folder of rounds) `a` with `b` and prints the result in `format`
@@ -242,6 +293,7 @@ pub fn compare(a: &Path, b: &Path, format: &str) -> Result<Exit> {
         "html" => compare::html(&c),
         other => return Err(Fail::new(Exit::Usage, format!("unknown format {other}")).into()),
     };
+    let out = with_effort(out, format, &reports::effort::shift(&ra, &rb))?;
     print!("{out}");
     Ok(Exit::Ok)
 }

@@ -574,6 +574,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         ledger: reports::LEDGER_STRICT.into(),
         uncarried: Vec::new(),
         timeline: Vec::new(),
+        effort: Vec::new(),
         judge: None,
     }
 }

@@ -154,6 +154,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         protocol_given: Some(record.input("protocol").is_some()),
         timeline: record.timeline.clone(),
         judge: record.judge.clone(),
+        effort: record.effort.clone(),
     }
 }
 
@@ -304,6 +305,7 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
             })
         })
         .collect();
+    record.effort = record::dispatch_efforts(&plan.dispatches, &records);
 }
 
 /// Refuses (exit 10) to score a round holding an answer file its plan does not know (another

@@ -1002,6 +1002,7 @@ fn round_record(
         ledger: opts.ledger.as_str().into(),
         uncarried: gate.uncarried.clone(),
         timeline: Vec::new(),
+        effort: Vec::new(),
         judge: None,
     }
 }

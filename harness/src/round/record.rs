@@ -173,6 +173,11 @@ pub struct RoundRecord {
     /// section; empty for rounds recorded before dispatch times were.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline: Vec<reports::timeline::DispatchSpan>,
+    /// Every answered dispatch's effort (its agent's reported turns, tokens, cost and tool
+    /// calls, and the harness's wall time), for the report's effort section; empty for rounds
+    /// recorded before effort was kept. Never read by a verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effort: Vec<reports::effort::DispatchEffort>,
     /// The second reader that last read the round's answers (`rejudge`, `run --judge`): who
     /// (spec, model, rubric), under which sandbox and limits, when, and what the pass cost.
     /// Absent for rounds no judge read and for rounds recorded before it was (they load as
@@ -537,6 +542,35 @@ pub fn dispatch_records<'a>(
         .into_iter()
         .filter_map(|stem| std::fs::read(dispatch_file(out, stem, "json")).ok())
         .filter_map(|b| serde_json::from_slice(&b).ok())
+        .collect()
+}
+
+/// Each answered dispatch's effort, from its record: what its agent reported (the last
+/// attempt's; a retried dispatch's failed attempts are not in it) and the wall time the runner
+/// measured. A dispatch without a record or not answered has none (it has no row either).
+pub fn dispatch_efforts(
+    plan: &[crate::round::journal::Dispatch],
+    records: &[DispatchRecord],
+) -> Vec<reports::effort::DispatchEffort> {
+    plan.iter()
+        .filter_map(|d| {
+            let stem = d.stem();
+            let r = records
+                .iter()
+                .find(|r| r.stem == stem && r.status == DispatchStatus::Answered)?;
+            let a = r.activity.clone().unwrap_or_default();
+            Some(reports::effort::DispatchEffort {
+                qid: d.qid.clone(),
+                arm: d.arm,
+                rep: d.rep,
+                turns: a.turns,
+                input_tokens: a.input_tokens,
+                output_tokens: a.output_tokens,
+                cost_usd: a.cost_usd,
+                tool_calls: a.tool_calls,
+                wall_secs: r.duration_secs,
+            })
+        })
         .collect()
 }
 

@@ -50,6 +50,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         protocol_given: None,
         timeline: Vec::new(),
         judge: None,
+        effort: Vec::new(),
     }
 }
 
