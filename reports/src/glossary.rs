@@ -132,6 +132,55 @@ pub const TERMS: &[Term] = &[
         means: "Nothing was there to count (0/0, a search that could not run, a reader that did not read): never printed as 0, as a pass or as clean.",
         expect: "",
     },
+    Term {
+        name: "effort",
+        aliases: &["effort (arm vs ctrl)", "ARM − CTRL", "arm - ctrl", "effort difference"],
+        group: Group::Number,
+        means: "What each dispatch cost in work: turns, input tokens, output tokens, cost and tool calls as the agent reported them, and wall time as the harness measured it; per item and per axis ARM and CTRL side by side (median per item), with ARM − CTRL as the median over items of each item's difference (reps averaged within the item first) and a distribution-free 95% interval for that median (order statistics; none below 6 items). The relative difference (\"41% fewer\") is the median over items of ARM/CTRL − 1, shown only when CTRL used some on every item. `compare` gives B − A of ARM's effort the same way.",
+        expect: "Never part of a verdict: a hand-off can leave answers unchanged and still save or cost work. ARM below CTRL is the saving a hand-off is hoped to bring; an interval that includes no difference is said so.",
+    },
+    Term {
+        name: "turns",
+        aliases: &["model turns", "num_turns"],
+        group: Group::Number,
+        means: "Model turns of one dispatch as the agent reported them (Claude Code `num_turns`, Codex completed turns, Gemini CLI main-model requests).",
+        expect: "",
+    },
+    Term {
+        name: "input tokens",
+        aliases: &["output tokens", "tokens", "prompt tokens"],
+        group: Group::Number,
+        means: "Tokens the agent reported sending to the model (input, cached and cache-written ones included) and receiving from it (output), per dispatch.",
+        expect: "",
+    },
+    Term {
+        name: "cost",
+        aliases: &["cost_usd", "usd"],
+        group: Group::Number,
+        means: "The cost in USD the agent's CLI computed for one dispatch (Claude Code only); the brief's total sums the dispatches that reported one and says how many did.",
+        expect: "",
+    },
+    Term {
+        name: "tool calls",
+        aliases: &["tool_calls", "tool uses"],
+        group: Group::Number,
+        means: "Tool calls the agent's output showed for one dispatch (Claude Code `tool_use` blocks of its stream, Codex tool items or logged tool results, Gemini CLI `totalCalls`); Claude Code's plain `json` output does not list them, so it is not reported there.",
+        expect: "",
+    },
+    Term {
+        name: "wall time",
+        aliases: &["wall_secs", "duration"],
+        group: Group::Number,
+        means: "How long the agent's run took, measured by the harness itself from the start of its process to its end: present for every answered dispatch, whatever the agent reports.",
+        expect: "",
+    },
+    Term {
+        name: "not reported",
+        aliases: &["partly reported"],
+        group: Group::Number,
+        means: "The agent's output did not give this measure (a `command:` or baseline agent gives none): never printed as 0. `partly reported` and `reported by k of n dispatches` say the measure covers only the dispatches that gave it.",
+        expect: "",
+    },
     // Round verdicts.
     Term {
         name: "OK",
@@ -449,6 +498,14 @@ mod tests {
             "CONTESTED",
             "PRIOR_WON",
             "hui (ctrl)",
+            "effort",
+            "turns",
+            "input tokens",
+            "output tokens",
+            "cost",
+            "tool calls",
+            "wall time",
+            "not reported",
         ] {
             assert!(find(w).is_some(), "{w}");
         }
