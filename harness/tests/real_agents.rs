@@ -215,6 +215,37 @@ impl Fixture {
     }
 }
 
+/// The round's effort as the CLI reported it (the endpoint reports usage on every call):
+/// per axis ARM beside CTRL with the paired difference, in `summary.json` and `report.md`.
+fn effort_reported(agent: &str, out: &Path) {
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let e = &s["effort"];
+    assert_eq!(e["recorded"], true, "{e}");
+    for kind in ["positive", "negative"] {
+        for metric in ["turns", "input_tokens", "output_tokens"] {
+            let a = e["axes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["kind"] == kind && a["metric"] == metric)
+                .unwrap_or_else(|| panic!("{agent}: no {kind} {metric}: {e}"));
+            assert_eq!(a["status"], "reported", "{agent}: {a}");
+            assert!(a["arm"]["median_per_item"].as_f64().unwrap() > 0.0, "{a}");
+            assert!(a["ctrl"]["median_per_item"].as_f64().unwrap() > 0.0, "{a}");
+            assert_eq!(a["paired"]["items"], 1, "{agent}: {a}");
+            assert!(a["paired"]["difference"]["median"].is_number(), "{a}");
+        }
+    }
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| l.contains("positive · input tokens: ARM "))
+        .unwrap_or_else(|| panic!("{agent}: no effort line in report.md"));
+    assert!(line.contains("; ARM − CTRL "), "{line}");
+    println!("{agent}: {line}");
+}
+
 fn deliver_and_discover(agent: &str, sandbox: &str) {
     if cli(agent).is_none() {
         return;
@@ -241,6 +272,7 @@ fn deliver_and_discover(agent: &str, sandbox: &str) {
             .any(|r| r["activity"]["turns"].as_u64().unwrap_or(0) >= 1),
         "activity recorded: {recs:?}"
     );
+    effort_reported(agent, &f.work().join("rounds").join(&out));
     let out = format!("{agent}-{sandbox}-discover");
     let a = f.run(agent, &ep, &["--sandbox", sandbox], &out);
     let o = a.get_output();

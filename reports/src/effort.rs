@@ -137,7 +137,7 @@ impl Metric {
     /// A value in the measure's unit (`1234`, `2.5`, `$0.0123`, `1.20 s`); `signed` puts a
     /// `+` or `−` in front.
     pub fn show(self, v: f64, signed: bool) -> String {
-        let sign = if !signed {
+        let sign = if !signed || v == 0.0 {
             ""
         } else if v < 0.0 {
             "−"
