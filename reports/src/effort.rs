@@ -180,7 +180,7 @@ impl Metric {
     fn absolute(self, d: f64) -> String {
         let countable = !matches!(self, Metric::CostUsd | Metric::WallSecs);
         let word = match (d < 0.0, countable) {
-            _ if d == 0.0 => return format!("the same {}", self.label()),
+            _ if d == 0.0 => return self.amount(0.0),
             (true, true) => "fewer",
             (true, false) => "less",
             (false, _) => "more",
@@ -476,7 +476,15 @@ impl AxisEffort {
         } else {
             "used"
         };
-        let mut s = format!("ARM {verb} {head} than CTRL on {}{tail}", kinds(self.kind));
+        let than = if head.starts_with("as ") {
+            "as"
+        } else {
+            "than"
+        };
+        let mut s = format!(
+            "ARM {verb} {head} {than} CTRL on {}{tail}",
+            kinds(self.kind)
+        );
         let reported = self.arm.reported + self.ctrl.reported;
         let total = self.arm.dispatches + self.ctrl.dispatches;
         if reported < total {
@@ -1207,6 +1215,13 @@ mod tests {
         // Wall time is the harness's own clock: measured, even here.
         let w = axis(&s, Kind::Positive, Metric::WallSecs);
         assert_eq!(w.arm.median_per_item, Some(1.5));
+        assert!(
+            w.sentence()
+                .unwrap()
+                .starts_with("ARM took as much wall time as CTRL on positives, 1 item(s)"),
+            "{:?}",
+            w.sentence()
+        );
         let j = s.json();
         let turns = &j["axes"][0];
         assert_eq!(turns["status"], "not reported");
