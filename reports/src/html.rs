@@ -413,6 +413,9 @@ fn effort(h: &mut String, report: &Report, wm: &Option<String>) {
         esc(lines.first().map(String::as_str).unwrap_or_default()),
         e.svg().unwrap_or_default()
     );
+    if lines.len() < 2 {
+        return;
+    }
     h.push_str("<table class=\"effort\">\n");
     for l in lines.iter().skip(1) {
         let _ = writeln!(

@@ -117,8 +117,10 @@ impl Render for Markdown {
         if let Some(first) = lines.next() {
             b.para(&esc(&first));
         }
-        let rows = lines.map(|l| vec![esc(&l)]).collect();
-        b.table(&["per axis and measure"], rows);
+        let rows: Vec<Vec<String>> = lines.map(|l| vec![esc(&l)]).collect();
+        if !rows.is_empty() {
+            b.table(&["per axis and measure"], rows);
+        }
         if !effort.items.is_empty() {
             let mut head = vec!["qid".to_string(), "kind".to_string()];
             head.extend(
