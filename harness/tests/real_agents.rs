@@ -237,6 +237,17 @@ fn effort_reported(agent: &str, out: &Path) {
             assert!(a["paired"]["difference"]["median"].is_number(), "{a}");
         }
     }
+    // ARM's agent read the delivered seal with its own tool: the call is counted.
+    let tools = e["axes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "positive" && a["metric"] == "tool_calls")
+        .unwrap();
+    assert!(
+        tools["arm"]["median_per_item"].as_f64().unwrap_or(0.0) >= 1.0,
+        "{agent}: {tools}"
+    );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let line = md
         .lines()

@@ -138,9 +138,10 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
             .map(|c| sanitize::excerpt(c, 60))
             .unwrap_or_else(|| "not reported".into()),
     ));
-    // Effort per arm (never part of the verdict): one line, the full table in report.md.
+    // Effort per arm (never part of the verdict): one line, the full table in report.md; a
+    // number line, so it carries the watermark when the round has one.
     out.push(format!(
-        "effort: {}",
+        "{prefix_painted}effort: {}",
         sanitize::excerpt(&crate::effort::summarize(report).headline(), 400)
     ));
     // The second reader's last pass, when one read the round: its totals beside the agents'.
