@@ -342,4 +342,32 @@ fn a_claude_style_agent_reporting_usage_gives_per_axis_effort_and_compare_its_sh
     let j: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
     assert_eq!(j["effort"]["changed_items"], serde_json::json!([]));
     assert_eq!(j["effort"]["enters_verdict"], false);
+    for (format, heading) in [
+        ("md", "## Effort (ARM, A → B)"),
+        ("html", "<h2>Effort (ARM, A → B)</h2>"),
+    ] {
+        let o = env
+            .harness()
+            .args(["compare", "--format", format])
+            .arg(&a)
+            .arg(&b)
+            .assert()
+            .code(0);
+        let text = String::from_utf8_lossy(&o.get_output().stdout).to_string();
+        assert!(text.contains(heading), "{format}: {text}");
+        assert!(
+            text.contains("B carried the same answers with 2"),
+            "{format}: {text}"
+        );
+    }
+    let html = text_of(&env, &["compare", "--format", "html"], &a, &b);
+    assert!(
+        html.trim_end().ends_with("</html>"),
+        "the block goes inside the page"
+    );
+}
+
+fn text_of(env: &TestEnv, args: &[&str], a: &Path, b: &Path) -> String {
+    let o = env.harness().args(args).arg(a).arg(b).assert().code(0);
+    String::from_utf8_lossy(&o.get_output().stdout).to_string()
 }
