@@ -644,7 +644,7 @@ const NOT_RECORDED: &str =
 pub const NEVER_A_VERDICT: &str = "effort never enters a verdict";
 
 /// What the interval is, said beside every effort section.
-pub const METHOD: &str = "items are the unit (reps averaged within an item first); median of the per-item differences with a distribution-free 95% order-statistic interval for the median (none below 6 items); relative = median of ARM/CTRL − 1 per item; unadjusted";
+pub const METHOD: &str = "every answered dispatch counts, whatever its class; items are the unit (reps averaged within an item first); median of the per-item differences with a distribution-free 95% order-statistic interval for the median (none below 6 items); relative = median of ARM/CTRL − 1 per item; unadjusted";
 
 impl EffortSummary {
     /// The one line of the brief: the first measure with a paired difference, positives
