@@ -25,6 +25,8 @@ const UNIT_EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
 /// agent of the same user what the round holds; every step runs non-dumpable.
 fn not_dumpable() {
     // SAFETY: prctl with PR_SET_DUMPABLE takes plain integers and touches no memory of ours.
+    // (macOS has no such switch; its Seatbelt profile hides other processes from the agent.)
+    #[cfg(target_os = "linux")]
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }

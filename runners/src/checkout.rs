@@ -793,6 +793,24 @@ fn clone_or_copy(src: &Path, dst: &Path, mode: u32) -> Result<()> {
         .open(dst)
         .map_err(|e| Error::io("create", dst, e))?;
     let mut cloned = false;
+    #[cfg(target_os = "macos")]
+    if !NO_REFLINK.load(Ordering::Relaxed) {
+        // APFS clones in place of the empty file just made (`clonefile` needs a free name).
+        drop(to);
+        let _ = std::fs::remove_file(dst);
+        cloned = crate::platform::clone_file(src, dst);
+        if !cloned {
+            NO_REFLINK.store(true, Ordering::Relaxed);
+        }
+        to = OpenOptions::new()
+            .write(true)
+            .create(!cloned)
+            .create_new(!cloned)
+            .mode(0o600)
+            .open(dst)
+            .map_err(|e| Error::io("create", dst, e))?;
+    }
+    #[cfg(target_os = "linux")]
     if !NO_REFLINK.load(Ordering::Relaxed) {
         use std::os::fd::AsRawFd;
         // SAFETY: both descriptors are open for the duration of the call; FICLONE takes the

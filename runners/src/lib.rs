@@ -14,10 +14,13 @@ pub mod error;
 pub mod label;
 pub mod overlay;
 mod pack;
+mod platform;
 pub mod process;
 pub mod reap;
 pub mod sandbox;
 pub mod search;
+pub mod seatbelt;
+#[cfg(target_os = "linux")]
 pub mod seccomp;
 pub mod temproot;
 

@@ -101,6 +101,7 @@ impl OverlayLayers {
 
 /// An overlay ready to be mounted by the sandbox child.
 #[derive(Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub struct PreparedOverlay {
     lower: CString,
     stage: CString,
@@ -123,6 +124,7 @@ impl PreparedOverlay {
     /// target, detach the stage (the overlay keeps its own reference to the lower layer) and
     /// enter the target (the cwd inherited from the parent is the folder underneath). Returns
     /// 0 or `step * 1000 + errno`. System calls only: safe between `clone` and `exec`.
+    #[cfg(target_os = "linux")]
     pub fn mount_in_child(&self) -> i32 {
         let fail =
             |step: i32| step * 1000 + std::io::Error::last_os_error().raw_os_error().unwrap_or(0);

@@ -483,8 +483,15 @@ struct ExitWaiter {
 
 impl ExitWaiter {
     fn new(pid: i32) -> ExitWaiter {
+        #[cfg(target_os = "linux")]
         // SAFETY: pidfd_open(2) takes a pid and flags and returns a new fd or -1.
         let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        // No pidfd on macOS: the plain sleep below.
+        #[cfg(not(target_os = "linux"))]
+        let fd: libc::c_long = {
+            let _ = pid;
+            -1
+        };
         ExitWaiter {
             fd: (fd >= 0).then(|| {
                 // SAFETY: a fresh fd this process owns and nothing else closes.

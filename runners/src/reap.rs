@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "macos")]
+use crate::platform::parent_is_harness;
 use crate::sandbox::{parse_wrapper_args, run_sandboxed_with, EXIT_SANDBOX_REFUSED};
 
 /// Pause the reaper gives its tree between SIGTERM and SIGKILL when asked to stop (a
@@ -226,6 +228,7 @@ fn handle(sig: libc::c_int, f: extern "C" fn(libc::c_int)) -> std::io::Result<()
 /// SIGHUP arrives when the harness dies (`PR_SET_PDEATHSIG`), however it dies. Refuses
 /// when the harness is already gone (its death came before the request for the signal).
 pub fn become_reaper() -> std::result::Result<(), String> {
+    #[cfg(target_os = "linux")]
     let err = |what: &str| format!("{what}: {}", std::io::Error::last_os_error());
     for (sig, f) in [
         (libc::SIGTERM, on_stop as extern "C" fn(libc::c_int)),
@@ -235,11 +238,17 @@ pub fn become_reaper() -> std::result::Result<(), String> {
     ] {
         handle(sig, f).map_err(|e| format!("sigaction({sig}): {e}"))?;
     }
+    // macOS has neither a subreaper nor a parent-death signal: the parent is watched instead
+    // (see `supervise`), and the runner's kill of the process group ends the agent's tree.
+    #[cfg(target_os = "macos")]
+    crate::platform::remember_parent();
     // SAFETY: prctl with integer arguments only.
+    #[cfg(target_os = "linux")]
     if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
         return Err(err("prctl(PR_SET_CHILD_SUBREAPER)"));
     }
     // SAFETY: as above.
+    #[cfg(target_os = "linux")]
     if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGHUP, 0, 0, 0) } != 0 {
         return Err(err("prctl(PR_SET_PDEATHSIG)"));
     }
@@ -251,6 +260,7 @@ pub fn become_reaper() -> std::result::Result<(), String> {
 
 /// Whether this process's parent runs the same executable (the harness re-execs itself as
 /// the wrapper); after the harness died the parent is init or some other subreaper.
+#[cfg(target_os = "linux")]
 fn parent_is_harness() -> bool {
     // SAFETY: getppid cannot fail.
     let ppid = unsafe { libc::getppid() };
@@ -285,6 +295,10 @@ pub fn supervise(agent: libc::pid_t) -> std::io::Result<libc::c_int> {
                 })
             }
             Reaped::SomeRunning => {}
+        }
+        #[cfg(target_os = "macos")]
+        if crate::platform::parent_changed() {
+            PARENT_GONE.store(true, Ordering::SeqCst);
         }
         let kill_now = agent_status.is_some()
             || PARENT_GONE.load(Ordering::SeqCst)

@@ -24,13 +24,18 @@
 //! The child after `clone` only makes system calls until `exec` (plus the Landlock
 //! crate's rule calls), so the wrapper is also usable from a threaded process.
 
-use std::ffi::{CString, OsStr, OsString};
+#[cfg(target_os = "linux")]
+use std::ffi::CString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{Read, Write};
+#[cfg(target_os = "linux")]
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+#[cfg(target_os = "linux")]
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+#[cfg(target_os = "linux")]
 use landlock::{
     path_beneath_rules, Access, AccessFs, PathBeneath, Ruleset, RulesetAttr, RulesetCreated,
     RulesetCreatedAttr, RulesetStatus, Scope, ABI,
@@ -39,9 +44,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::process::resolve_program;
+// macOS: the same interface, with Seatbelt in place of namespaces, Landlock and seccomp.
+#[cfg(target_os = "macos")]
+pub use crate::seatbelt::{landlock_abi, probe, probe_overlay, run_sandboxed_with};
 
 /// The ABI this harness's rules are written for; newer kernels are used at this level,
 /// older ones get the subset they know (best effort, reported as partial).
+#[cfg(target_os = "linux")]
 const TARGET_ABI: ABI = ABI::V6;
 
 /// Exit code of the wrapper when it refused to start the agent (e.g. `full` with a
@@ -76,10 +85,12 @@ impl SandboxMode {
         }
     }
 
+    #[cfg(target_os = "linux")]
     fn wants_namespaces(self) -> bool {
         matches!(self, SandboxMode::Auto | SandboxMode::Full)
     }
 
+    #[cfg(target_os = "linux")]
     fn wants_landlock(self) -> bool {
         !matches!(self, SandboxMode::None)
     }
@@ -149,7 +160,10 @@ pub struct Isolation {
     /// io_uring) was installed; asked for by `auto` and `full`.
     #[serde(default)]
     pub seccomp: bool,
-    /// `full`, `landlock`, `none` or `partial: missing …`.
+    /// macOS: the agent ran under a generated Seatbelt profile (`sandbox-exec`).
+    #[serde(default)]
+    pub seatbelt: bool,
+    /// `full`, `landlock`, `seatbelt`, `none` or `partial: missing …`.
     pub level: String,
     /// Layers asked for and not applied, each with its reason.
     pub missing: Vec<String>,
@@ -184,7 +198,7 @@ pub fn unix_now_us() -> u64 {
 
 impl Isolation {
     /// Nothing applied yet, for `mode`.
-    fn requested(mode: SandboxMode) -> Isolation {
+    pub(crate) fn requested(mode: SandboxMode) -> Isolation {
         Isolation {
             mode,
             userns: false,
@@ -192,6 +206,7 @@ impl Isolation {
             mountns_proc: false,
             landlock: None,
             seccomp: false,
+            seatbelt: false,
             level: String::new(),
             missing: Vec::new(),
             refused: false,
@@ -203,6 +218,7 @@ impl Isolation {
         }
     }
 
+    #[cfg(target_os = "linux")]
     fn compute_level(&mut self) {
         let ll_full = self
             .landlock
@@ -267,6 +283,12 @@ pub struct Capabilities {
     /// Why the filter does not work here, if it does not.
     #[serde(default)]
     pub seccomp_error: Option<String>,
+    /// macOS: `sandbox-exec` applies a profile here (tried with a short-lived child).
+    #[serde(default)]
+    pub seatbelt: bool,
+    /// Why Seatbelt is unavailable, if it is (always set on Linux).
+    #[serde(default)]
+    pub seatbelt_error: Option<String>,
 }
 
 /// The Landlock ABI that scopes abstract UNIX sockets and signals to the sandbox.
@@ -275,6 +297,9 @@ pub const LANDLOCK_SCOPE_ABI: i32 = 6;
 impl Capabilities {
     /// The layers `full` needs that are missing here.
     pub fn missing_for_full(&self) -> Vec<String> {
+        if cfg!(target_os = "macos") {
+            return crate::seatbelt::missing_for_full(self);
+        }
         let mut m = Vec::new();
         if !self.userns {
             m.push("user namespace".to_string());
@@ -324,6 +349,7 @@ pub fn preflight(mode: SandboxMode, caps: &Capabilities) -> Result<()> {
 }
 
 /// The kernel's Landlock ABI version, or why there is none.
+#[cfg(target_os = "linux")]
 pub fn landlock_abi() -> std::result::Result<i32, String> {
     // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only
     // returns the ABI version; no memory is passed.
@@ -350,11 +376,13 @@ pub fn landlock_abi() -> std::result::Result<i32, String> {
 // ---------------------------------------------------------------------------------
 // Low-level process plumbing shared by `probe` and the wrapper.
 
+#[cfg(target_os = "linux")]
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
 
 /// clone(2) used like fork(2), with namespace flags. Returns 0 in the child.
+#[cfg(target_os = "linux")]
 fn clone_with(flags: libc::c_int) -> std::io::Result<libc::pid_t> {
     // SAFETY: a fork-style clone (no new stack, no CLONE_VM): the child continues on a
     // copy of the caller's address space, exactly like fork.
@@ -375,6 +403,7 @@ fn clone_with(flags: libc::c_int) -> std::io::Result<libc::pid_t> {
     }
 }
 
+#[cfg(target_os = "linux")]
 fn pipe_cloexec() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: pipe2 fills two fds which we then own.
@@ -388,6 +417,7 @@ fn pipe_cloexec() -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// Writes uid/gid maps for a child in a new user namespace: the caller's ids map to
 /// themselves, so files keep their owners and the agent is not root unless the
 /// caller was.
+#[cfg(target_os = "linux")]
 fn write_id_maps(pid: libc::pid_t) -> std::io::Result<()> {
     // SAFETY: getuid/getgid cannot fail.
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
@@ -417,6 +447,7 @@ fn wait_status(pid: libc::pid_t) -> std::io::Result<libc::c_int> {
     }
 }
 
+#[cfg(target_os = "linux")]
 fn kill_and_reap(pid: libc::pid_t) {
     // SAFETY: signalling and reaping our own child.
     unsafe {
@@ -427,6 +458,7 @@ fn kill_and_reap(pid: libc::pid_t) {
 
 /// Private `/` then a fresh `/proc`. Returns (errno of the private remount, errno of
 /// the proc mount); 0 means success. Only system calls: safe after clone.
+#[cfg(target_os = "linux")]
 fn mount_fresh_proc() -> (i32, i32) {
     let root = c"/";
     let proc_src = c"proc";
@@ -457,6 +489,7 @@ fn mount_fresh_proc() -> (i32, i32) {
     (0, if proc_rc == 0 { 0 } else { errno().max(1) })
 }
 
+#[cfg(target_os = "linux")]
 fn read_full(fd: &OwnedFd, buf: &mut [u8]) -> usize {
     let mut got = 0;
     while got < buf.len() {
@@ -477,6 +510,7 @@ fn read_full(fd: &OwnedFd, buf: &mut [u8]) -> usize {
     got
 }
 
+#[cfg(target_os = "linux")]
 fn write_all_raw(fd: libc::c_int, buf: &[u8]) {
     let mut off = 0;
     while off < buf.len() {
@@ -498,15 +532,19 @@ fn write_all_raw(fd: libc::c_int, buf: &[u8]) {
     }
 }
 
+#[cfg(target_os = "linux")]
 fn describe_errno(e: i32) -> String {
     std::io::Error::from_raw_os_error(e).to_string()
 }
 
+#[cfg(target_os = "linux")]
 const NS_FULL: libc::c_int = libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS;
+#[cfg(target_os = "linux")]
 const NS_PRIV: libc::c_int = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
 
 /// Probes what this process can do: the Landlock ABI, and by actually trying it in a
 /// short-lived child, whether user + PID + mount namespaces and a fresh `/proc` work.
+#[cfg(target_os = "linux")]
 pub fn probe() -> Capabilities {
     let (landlock_abi, landlock_error) = match landlock_abi() {
         Ok(v) => (Some(v), None),
@@ -521,6 +559,8 @@ pub fn probe() -> Capabilities {
         namespace_errors: Vec::new(),
         seccomp: false,
         seccomp_error: None,
+        seatbelt: false,
+        seatbelt_error: Some("Seatbelt is macOS's sandbox; this is Linux".into()),
     };
     match crate::seccomp::probe() {
         Ok(()) => caps.seccomp = true,
@@ -553,6 +593,7 @@ pub fn probe() -> Capabilities {
 }
 
 /// One namespace attempt: Ok(proc result) when the namespaces were entered.
+#[cfg(target_os = "linux")]
 fn probe_once(flags: libc::c_int) -> std::result::Result<std::result::Result<(), String>, String> {
     let (sync_r, sync_w) = pipe_cloexec().map_err(|e| format!("pipe: {e}"))?;
     let (st_r, st_w) = pipe_cloexec().map_err(|e| format!("pipe: {e}"))?;
@@ -821,6 +862,7 @@ pub fn allowed_paths(
     a
 }
 
+#[cfg(target_os = "linux")]
 fn build_ruleset(allowed: &AllowedPaths) -> std::result::Result<RulesetCreated, String> {
     let abi = TARGET_ABI;
     let dev_access = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::IoctlDev;
@@ -952,6 +994,7 @@ pub(crate) fn write_report(path: &Path, iso: &Isolation) -> Result<()> {
     fs::rename(&tmp, path).map_err(|e| Error::io_at(path, e))
 }
 
+#[cfg(target_os = "linux")]
 fn cstring(s: &OsStr) -> Result<CString> {
     CString::new(s.as_bytes())
         .map_err(|_| Error::Sandbox(format!("NUL byte in `{}`", s.to_string_lossy())))
@@ -960,6 +1003,7 @@ fn cstring(s: &OsStr) -> Result<CString> {
 /// What the sandbox child reports through its status pipe before it execs the agent: one
 /// fixed-size record of native-endian `i32`s, written with plain system calls.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg(target_os = "linux")]
 struct ChildRecord {
     /// errno of making `/` private (0: done).
     private_errno: i32,
@@ -980,11 +1024,15 @@ struct ChildRecord {
 }
 
 /// [`ChildRecord::seccomp`] when the mode does not ask for the filter.
+#[cfg(target_os = "linux")]
 const SECCOMP_NOT_ASKED: i32 = -1;
 
+#[cfg(target_os = "linux")]
 const REC_FIELDS: usize = 8;
+#[cfg(target_os = "linux")]
 const REC_LEN: usize = REC_FIELDS * 4;
 
+#[cfg(target_os = "linux")]
 impl ChildRecord {
     fn fields(&self) -> [i32; REC_FIELDS] {
         [
@@ -1024,6 +1072,7 @@ impl ChildRecord {
 
 /// The agent's program and its argv/envp as C arrays, built before the clone (the child
 /// makes no allocation).
+#[cfg(target_os = "linux")]
 struct AgentExec {
     program: PathBuf,
     prog_c: CString,
@@ -1033,6 +1082,7 @@ struct AgentExec {
     envp_p: Vec<*const libc::c_char>,
 }
 
+#[cfg(target_os = "linux")]
 impl AgentExec {
     /// Resolves `agent_argv[0]` on `PATH` and builds the exec arrays from this process's
     /// environment (the runner's allowlisted one).
@@ -1072,6 +1122,7 @@ impl AgentExec {
 }
 
 /// What the sandbox child is to do between `clone` and `exec`, fixed before the clone.
+#[cfg(target_os = "linux")]
 struct ChildPlan<'a> {
     flags: libc::c_int,
     /// `full`: any layer missing refuses the agent.
@@ -1085,6 +1136,7 @@ struct ChildPlan<'a> {
 }
 
 /// The sandbox child just started by [`start_sandbox_child`].
+#[cfg(target_os = "linux")]
 struct StartedChild {
     pid: libc::pid_t,
     flags: libc::c_int,
@@ -1101,6 +1153,7 @@ pub fn run_sandboxed(req: &SandboxRequest, agent_argv: &[OsString]) -> Result<i3
 
 /// [`run_sandboxed`], waiting for the agent with `wait_agent` (pid -> wait status): the
 /// per-dispatch reaper waits for the agent's whole tree ([`crate::reap::supervise`]).
+#[cfg(target_os = "linux")]
 pub fn run_sandboxed_with(
     req: &SandboxRequest,
     agent_argv: &[OsString],
@@ -1162,6 +1215,7 @@ pub fn run_sandboxed_with(
 
 /// Phase 1: the Landlock ruleset for this agent (`None` when the mode asks for none or it
 /// cannot be built; the reason goes into `iso`).
+#[cfg(target_os = "linux")]
 fn landlock_ruleset_for(
     req: &SandboxRequest,
     agent_argv: &[OsString],
@@ -1188,6 +1242,7 @@ fn landlock_ruleset_for(
 
 /// Phase 2: clones the sandbox child, trying user + PID + mount namespaces, then PID +
 /// mount, then none (`auto`/`full`; other modes: none only), maps its ids and lets it go.
+#[cfg(target_os = "linux")]
 fn start_sandbox_child<'a>(
     mode: SandboxMode,
     plan: impl Fn(libc::c_int) -> ChildPlan<'a>,
@@ -1237,6 +1292,7 @@ fn start_sandbox_child<'a>(
 
 /// The sandbox child, from `clone` to `exec`: only system calls (plus the Landlock
 /// crate's rule calls). Never returns.
+#[cfg(target_os = "linux")]
 fn sandbox_child(
     plan: &ChildPlan<'_>,
     ruleset: &mut Option<RulesetCreated>,
@@ -1292,6 +1348,7 @@ fn sandbox_child(
 /// wrapper's process group, which an agent leaves with `setsid`; as PID 1 of its own
 /// namespace it would then outlive the round. Set before the go-ahead read: a wrapper that
 /// died earlier shows as EOF there.
+#[cfg(target_os = "linux")]
 fn die_with_the_wrapper() {
     // SAFETY: prctl with integer arguments only.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
@@ -1299,6 +1356,7 @@ fn die_with_the_wrapper() {
 
 /// In the child: adds the rule on the fresh `/proc` (and the mounted overlay) and
 /// restricts itself. Returns (code, ABI, errno) as in [`ChildRecord`].
+#[cfg(target_os = "linux")]
 fn restrict_self_in_child(
     rs: RulesetCreated,
     overlay: Option<&crate::overlay::PreparedOverlay>,
@@ -1333,6 +1391,7 @@ fn restrict_self_in_child(
 
 /// Phase 3: reads the child's record and, after it, the errno of a failed exec (none when
 /// the exec succeeded and closed the pipe).
+#[cfg(target_os = "linux")]
 fn read_child_status(fd: &OwnedFd) -> (Option<ChildRecord>, Option<i32>) {
     let mut rec = [0u8; REC_LEN];
     if read_full(fd, &mut rec) != REC_LEN {
@@ -1344,6 +1403,7 @@ fn read_child_status(fd: &OwnedFd) -> (Option<ChildRecord>, Option<i32>) {
 }
 
 /// Which namespaces the started child entered.
+#[cfg(target_os = "linux")]
 fn record_namespaces(iso: &mut Isolation, mode: SandboxMode, flags: libc::c_int) {
     iso.userns = flags & libc::CLONE_NEWUSER != 0;
     iso.pidns = flags & libc::CLONE_NEWPID != 0;
@@ -1354,6 +1414,7 @@ fn record_namespaces(iso: &mut Isolation, mode: SandboxMode, flags: libc::c_int)
 }
 
 /// Phase 4: what the child applied, from its record, into the report.
+#[cfg(target_os = "linux")]
 fn record_child_layers(
     iso: &mut Isolation,
     mode: SandboxMode,
@@ -1420,6 +1481,7 @@ fn record_child_layers(
 }
 
 /// Why `exec` of the agent failed, with the Landlock rule that explains an `EACCES`.
+#[cfg(target_os = "linux")]
 fn record_exec_failure(iso: &mut Isolation, program: &Path, errno: i32) {
     let rule = if iso.program_refusals.is_empty() {
         if errno == libc::EACCES && iso.landlock.is_some() {
@@ -1441,7 +1503,7 @@ fn record_exec_failure(iso: &mut Isolation, program: &Path, errno: i32) {
 }
 
 /// The wrapper's exit code for the agent's wait status.
-fn exit_code_of(status: libc::c_int) -> i32 {
+pub(crate) fn exit_code_of(status: libc::c_int) -> i32 {
     if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)
     } else if libc::WIFSIGNALED(status) {
@@ -1451,6 +1513,7 @@ fn exit_code_of(status: libc::c_int) -> i32 {
     }
 }
 
+#[cfg(target_os = "linux")]
 fn ns_label(flags: libc::c_int) -> &'static str {
     if flags & libc::CLONE_NEWUSER != 0 {
         "user namespace"
@@ -1517,6 +1580,7 @@ fn overlay_from_args(
 
 /// In the sandbox child: mounts the overlay checkout when one was asked for. Needs the private
 /// mount namespace the child has just made; without one it is refused (code 5000).
+#[cfg(target_os = "linux")]
 fn mount_overlay_in_child(
     overlay: Option<&crate::overlay::PreparedOverlay>,
     flags: libc::c_int,
@@ -1531,6 +1595,7 @@ fn mount_overlay_in_child(
 
 /// Whether an overlay can be mounted in a sandbox here: tried for real, in a short-lived child
 /// in fresh user + mount namespaces, on layers made under `scratch` (removed after).
+#[cfg(target_os = "linux")]
 pub fn probe_overlay(scratch: &Path) -> std::result::Result<(), String> {
     let dir = scratch.join("overlay-probe");
     let _ = crate::checkout::remove_tree(&dir);
@@ -1540,6 +1605,7 @@ pub fn probe_overlay(scratch: &Path) -> std::result::Result<(), String> {
     result
 }
 
+#[cfg(target_os = "linux")]
 fn probe_overlay_in(dir: &Path) -> std::result::Result<(), String> {
     let lower = dir.join("lower");
     fs::create_dir(&lower).map_err(|e| e.to_string())?;
@@ -1589,6 +1655,7 @@ fn probe_overlay_in(dir: &Path) -> std::result::Result<(), String> {
 /// Landlock skips the folder a mount covers when it walks up a path, so the rule on the
 /// checkout folder (opened before the overlay was mounted on it) does not reach the overlay:
 /// the child adds the same rule on the mounted overlay's root. Between `clone` and `exec`.
+#[cfg(target_os = "linux")]
 fn allow_mounted_overlay(
     rs: RulesetCreated,
     overlay: Option<&crate::overlay::PreparedOverlay>,

@@ -127,8 +127,12 @@ pub const OWNER_FILE: &str = "owner";
 
 const OWNER_FORMAT: &str = "harness-temp-root/1";
 
+#[cfg(target_os = "macos")]
+use crate::platform::start_time;
+
 /// Start time of a process (clock ticks since boot, `/proc/<pid>/stat` field 22): with the pid
 /// it names one process, even after the pid is reused.
+#[cfg(target_os = "linux")]
 fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let after_comm = &stat[stat.rfind(')')? + 1..];

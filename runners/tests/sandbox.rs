@@ -277,6 +277,8 @@ fn full_mode_is_refused_before_dispatch_when_a_layer_is_missing() {
         namespace_errors: vec![],
         seccomp: true,
         seccomp_error: None,
+        seatbelt: false,
+        seatbelt_error: None,
     };
     match preflight(SandboxMode::Full, &lacking) {
         Err(Error::SandboxIncomplete { missing }) => {

@@ -781,6 +781,19 @@ pub fn doctor(json: bool, preflight: Option<PreflightAsk>) -> Result<Exit> {
             )
         },
     ));
+    if cfg!(target_os = "macos") {
+        lines.push((
+            "seatbelt".into(),
+            if caps.seatbelt {
+                "yes (auto and full run agents under a generated sandbox-exec profile)".into()
+            } else {
+                format!(
+                    "NO ({}): agents would run unconfined",
+                    clean_line(caps.seatbelt_error.as_deref().unwrap_or("unavailable"), 120)
+                )
+            },
+        ));
+    }
     lines.push((
         "terminal".into(),
         "agents start in a new session (no controlling terminal, stdin a pipe or /dev/null)".into(),

@@ -30,7 +30,9 @@ use record::RoundStatus;
 pub fn run(opts: RunOptions) -> Result<Exit> {
     // A Landlock-only sandbox leaves /proc visible: a non-dumpable harness keeps an agent of
     // the same (non-root) user from reading its environment and memory through /proc.
+    // (macOS has no such switch; its Seatbelt profile hides other processes from the agent.)
     // SAFETY: prctl with PR_SET_DUMPABLE takes plain integers and touches no memory of ours.
+    #[cfg(target_os = "linux")]
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
