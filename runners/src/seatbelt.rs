@@ -275,15 +275,18 @@ mod macos {
         SandboxMode, SandboxRequest, EXIT_EXEC_FAILED, EXIT_SANDBOX_REFUSED,
     };
 
-    /// System folders an agent reads and executes from on macOS (link-free forms).
-    const SYSTEM_DIRS: [&str; 9] = [
+    /// System folders an agent reads and executes from on macOS: `/usr/bin/git` and friends
+    /// are shims that run the Command Line Tools chosen by `xcode_select_link`.
+    const SYSTEM_DIRS: [&str; 11] = [
         "/usr",
         "/bin",
         "/sbin",
         "/System",
         "/Library/Apple",
+        "/Library/Developer/CommandLineTools",
         "/private/etc",
         "/private/var/db/timezone",
+        "/private/var/db/xcode_select_link",
         "/private/var/select",
         "/opt/homebrew",
     ];
@@ -385,7 +388,17 @@ mod macos {
     ) -> (SeatbeltLayout, Vec<String>) {
         let allowed = allowed_paths(req, agent, path_var);
         let layout = SeatbeltLayout {
-            system: canonical(SYSTEM_DIRS.iter().map(PathBuf::from).filter(|p| p.exists())),
+            // A link (`/var/db/xcode_select_link`) and where it leads: reading the link is a
+            // read of its own path.
+            system: canonical(SYSTEM_DIRS.iter().map(PathBuf::from).filter(|p| p.exists()))
+                .into_iter()
+                .chain(
+                    SYSTEM_DIRS
+                        .iter()
+                        .map(PathBuf::from)
+                        .filter(|p| p.is_symlink()),
+                )
+                .collect(),
             runtime: canonical(allowed.read_exec),
             private: canonical(user_home()),
             denied: canonical(req.forbid.iter().cloned()),
