@@ -101,11 +101,14 @@ pub enum Command {
     /// ROUND_DONE. Missing units are listed and the exit is 13, as for failed dispatches.
     Collect(CollectArgs),
     /// A person settles the rows no reader decided (UNDETERMINED, CONTESTED), then the round's
-    /// reports, summary.json and ROUND_DONE are re-derived. In a terminal: one row at a time,
-    /// one key per class, s to skip, q to quit (decisions are saved as made; run again to
-    /// resume). For scripts: --set LABEL:REP=CLASS (repeatable) or --from FILE. Decisions go
-    /// to review.jsonl in the out-dir with reviewer, time and the sha256 of the answer read;
-    /// a decision on an answer that changed since is refused. Exits with the round's verdict.
+    /// reports, summary.json and ROUND_DONE are re-derived (ROUND_DONE last). In a terminal:
+    /// one row at a time, one key per class of the row's kind (no Enter), s to skip, q or
+    /// Ctrl-C to quit (decisions are saved as made; run again to resume). For scripts: --set
+    /// LABEL:REP=CLASS (repeatable) or --from FILE. Only the classes of the row's kind are
+    /// accepted. Decisions go to review.jsonl in the out-dir with reviewer, time and the sha256
+    /// of the answer read; a decision on an answer that changed since is refused. Holds the
+    /// round's locks; refuses (writing nothing) while a unit runs or an answer is not the one
+    /// the harness wrote. Exits with the round's verdict.
     Review(ReviewArgs),
     /// Add a judge's readings to a finished round without re-running any agent: every
     /// non-empty answer is read by --judge with the scorer's rubric (never told its arm); the
@@ -413,14 +416,17 @@ pub struct ReviewArgs {
     /// `k3f9q2:1`) and the class, e.g. `--set k3f9q2:1=PASS`. Repeatable.
     #[arg(long, value_name = "LABEL:REP=CLASS")]
     pub set: Vec<String>,
-    /// A file of LABEL:REP=CLASS lines (# comments and blank lines skipped).
+    /// A file of LABEL:REP=CLASS lines (# comments and blank lines skipped), or a corpus
+    /// written by --export (its rows applied to the answers of this round with the same
+    /// question and the same bytes).
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
     /// Write the round's decided rows in the corpus format (for `harness lexicon eval FILE`)
-    /// and exit; nothing is decided.
+    /// and exit; nothing is decided. Refused inside a repository's work tree unless git
+    /// ignores the path (the corpus holds the answers and the qset's tokens).
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
-    /// Who is deciding (recorded with each decision; default $USER).
+    /// Who is deciding (recorded with each decision; default git's user.name, else $USER).
     #[arg(long, value_name = "NAME")]
     pub reviewer: Option<String>,
     /// Offer every row in the terminal, not only the undecided ones.

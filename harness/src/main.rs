@@ -323,6 +323,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             harness::round::collect::Show {
                 verbose: a.verbose,
                 json: a.format == FormatArg::Json,
+                ..Default::default()
             },
         ),
         Command::Rejudge(a) => {

@@ -272,6 +272,7 @@ pub fn run(opts: RunOptions, exec: ExecutorChoice) -> Result<Exit> {
     let show = Show {
         verbose: opts.verbose,
         json: opts.json,
+        ..Default::default()
     };
     let planned = plan::plan(opts)?;
     let (plan, qset, mut record) = (planned.plan, planned.qset, planned.record);

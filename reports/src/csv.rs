@@ -12,8 +12,17 @@ use crate::sanitize;
 use crate::{Error, Render, Report, Row};
 
 /// The header, in order.
-pub const COLUMNS: [&str; 9] = [
-    "status", "qid", "kind", "arm", "rep", "verdict", "clarify", "label", "excerpt",
+pub const COLUMNS: [&str; 10] = [
+    "status",
+    "qid",
+    "kind",
+    "arm",
+    "rep",
+    "verdict",
+    "clarify",
+    "label",
+    "excerpt",
+    "decided_by",
 ];
 
 /// Renders `verdicts.csv`.
@@ -39,6 +48,7 @@ impl Render for Csv {
                 if r.clarify { "yes" } else { "no" }.to_string(),
                 sanitize::excerpt(&r.label, 200),
                 sanitize::excerpt(&r.excerpt, sanitize::EXCERPT_MAX),
+                crate::reading::decided_by_cell(r, &report.meta),
             ];
             w.write_record(cells.iter().map(|c| neutralise(c).into_owned()))
                 .expect("writing to a Vec cannot fail");
@@ -79,7 +89,9 @@ pub fn read_rows(text: &str, file: &str) -> Result<Vec<Row>, Error> {
         message,
     };
     let headers = rdr.headers().map_err(|e| err(1, e.to_string()))?.clone();
-    if headers.iter().collect::<Vec<_>>() != COLUMNS {
+    // Files written before the `decided_by` column have the first nine columns only.
+    let names = headers.iter().collect::<Vec<_>>();
+    if names != COLUMNS && names != COLUMNS[..9] {
         return Err(err(1, format!("header is not `{}`", COLUMNS.join(","))));
     }
     let mut rows = Vec::new();
@@ -105,9 +117,17 @@ pub fn read_rows(text: &str, file: &str) -> Result<Vec<Row>, Error> {
             verdict: crate::reading::parse_shown(field(5))
                 .map_err(|e| err(line, e))?
                 .0,
-            standing: crate::reading::parse_shown(field(5))
-                .map_err(|e| err(line, e))?
-                .1,
+            standing: match (
+                crate::reading::parse_shown(field(5))
+                    .map_err(|e| err(line, e))?
+                    .1,
+                crate::reading::parse_decided_by(field(9)),
+            ) {
+                (crate::reading::Standing::Decided { .. }, Some(by)) => {
+                    crate::reading::Standing::Decided { by }
+                }
+                (s, _) => s,
+            },
             clarify,
             label: field(7).to_string(),
             excerpt: field(8).to_string(),

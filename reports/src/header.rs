@@ -78,6 +78,26 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
     if let Some(j) = &m.judge {
         out.push(("judge pass", j.totals.line()));
     }
+    if !m.reviewers.is_empty() {
+        let names: Vec<String> = m
+            .reviewers
+            .iter()
+            .map(|r| sanitize::excerpt(r, NAME_MAX))
+            .collect();
+        let reused = m.reused_from.len();
+        out.push((
+            "reviewed by",
+            if reused == 0 {
+                names.join(", ")
+            } else {
+                format!(
+                    "{} ({reused} row{} settled by a decision reused from an earlier round of this qset on the same answer)",
+                    names.join(", "),
+                    if reused == 1 { "" } else { "s" }
+                )
+            },
+        ));
+    }
     out.extend([
         ("base", clean(&m.base_sha)),
         (

@@ -286,7 +286,7 @@ fn rows_table(h: &mut String, report: &Report, wm: &Option<String>) {
     let _ = writeln!(
         h,
         "\n<table class=\"rows\"><tr>{}<th>qid</th><th>kind</th><th>arm</th><th>reps</th>\
-         <th>verdict</th><th>meaning</th><th>clarify</th><th>label</th><th>answer (excerpt; open for the whole answer)</th></tr>",
+         <th>verdict</th><th>decided by</th><th>meaning</th><th>clarify</th><th>label</th><th>answer (excerpt; open for the whole answer)</th></tr>",
         wm_cell(wm, "th")
     );
     for g in &groups {
@@ -310,7 +310,7 @@ fn rows_table(h: &mut String, report: &Report, wm: &Option<String>) {
         let _ = writeln!(
             h,
             "<tr class=\"r m-{meaning} a-{}{}\"{}>{}<td>{anchors}{}</td><td>{}</td><td>{}</td><td>{reps}{}</td>\
-             <td class=\"{meaning}\">{}</td><td class=\"{meaning}\">{meaning}{}</td><td>{}</td><td>{}</td>\
+             <td class=\"{meaning}\">{}</td><td>{}</td><td class=\"{meaning}\">{meaning}{}</td><td>{}</td><td>{}</td>\
              <td class=\"ans\"><details><summary>{}</summary><pre>{}</pre></details></td></tr>",
             r.arm.as_str(),
             if is_fired { " fired" } else { "" },
@@ -325,6 +325,7 @@ fn rows_table(h: &mut String, report: &Report, wm: &Option<String>) {
                 String::new()
             },
             esc(&crate::reading::shown(r)),
+            esc(&crate::reading::decided_by_cell(r, &report.meta)),
             if is_fired { " (fired the verdict)" } else { "" },
             if r.clarify { "yes" } else { "" },
             sanitize::html(&r.label, 40),

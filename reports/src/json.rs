@@ -136,6 +136,7 @@ impl Render for Json {
                     "verdict": crate::reading::shown(r),
                     "meaning": crate::meaning::of(r),
                     "decided_by": r.standing.decided_by().map(|b| b.as_str()),
+                    "decided_by_shown": crate::reading::decided_by_cell(r, &report.meta),
                     "standing": r.standing,
                     "clarify": r.clarify,
                     "label": sanitize::excerpt(&r.label, 200),

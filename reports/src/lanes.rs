@@ -108,6 +108,8 @@ pub fn fixture_meta() -> RoundMeta {
         timeline: Vec::new(),
         effort: Vec::new(),
         judge: None,
+        reviewers: Vec::new(),
+        reused_from: Default::default(),
     }
 }
 

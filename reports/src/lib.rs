@@ -203,6 +203,13 @@ pub struct RoundMeta {
     /// not recorded (rounds recorded before effort was kept). Never read by a verdict.
     #[serde(default)]
     pub effort: Vec<effort::DispatchEffort>,
+    /// Who decided rows by `harness review` (in this round or, reused, in an earlier one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reviewers: Vec<String>,
+    /// Rows whose person's decision was made in an earlier round of the same sealed qset on
+    /// the same answer bytes: `<label>_r<rep>` → that round's folder name.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub reused_from: std::collections::BTreeMap<String, String>,
 }
 
 /// The ledger word of rounds recorded before `--ledger` existed: they were all strict.

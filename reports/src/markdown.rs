@@ -164,6 +164,7 @@ impl Render for Markdown {
                     r.arm.to_string(),
                     r.rep.to_string(),
                     esc(&crate::reading::shown(r)),
+                    esc(&crate::reading::decided_by_cell(r, &report.meta)),
                     crate::meaning::of(r).to_string(),
                     if r.clarify { "yes" } else { "" }.to_string(),
                     sanitize::markdown(&r.label, 40),
@@ -173,7 +174,16 @@ impl Render for Markdown {
             .collect();
         b.table(
             &[
-                "qid", "kind", "arm", "rep", "verdict", "meaning", "clarify", "label", "answer",
+                "qid",
+                "kind",
+                "arm",
+                "rep",
+                "verdict",
+                "decided by",
+                "meaning",
+                "clarify",
+                "label",
+                "answer",
             ],
             rows,
         );

@@ -149,6 +149,36 @@ pub fn shown(row: &crate::Row) -> String {
     }
 }
 
+/// Who decided the row, as every renderer's `decided by` column shows it: `lexicon`, `both`,
+/// `judge`, `person` (`person (reused from ROUND)` for a decision made in an earlier round on
+/// the same answer), or `none` for a row no reader decided.
+pub fn decided_by_cell(row: &crate::Row, meta: &crate::RoundMeta) -> String {
+    match row.standing.decided_by() {
+        Some(DecidedBy::Person) => {
+            match meta.reused_from.get(&format!("{}_r{}", row.label, row.rep)) {
+                Some(from) => format!(
+                    "person (reused from {})",
+                    crate::sanitize::excerpt(from, 80)
+                ),
+                None => "person".into(),
+            }
+        }
+        Some(by) => by.as_str().into(),
+        None => "none".into(),
+    }
+}
+
+/// A `decided by` cell read back: the reader, or `None` for `none` (and anything unknown).
+pub fn parse_decided_by(cell: &str) -> Option<DecidedBy> {
+    match cell {
+        "lexicon" => Some(DecidedBy::Lexicon),
+        "both" => Some(DecidedBy::Both),
+        "judge" => Some(DecidedBy::Judge),
+        c if c == "person" || c.starts_with("person (reused from ") => Some(DecidedBy::Person),
+        _ => None,
+    }
+}
+
 /// Reads a verdict cell written by [`shown`] back: the row's verdict and its standing. A
 /// plain class is a lexicon-decided row (the form every round before readers wrote); the
 /// cues of an undetermined row are not in the cell and come back empty.

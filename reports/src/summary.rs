@@ -1458,11 +1458,14 @@ impl Summary {
     /// Who decided the rows, and how far the two readers agree: printed once a judge read any
     /// row (a round read by the lexicon alone says so in its rows' `decided_by`).
     fn reader_lines(&self, out: &mut Lines) {
-        if self.agreement.is_empty() {
+        // Shown whenever a reader besides the lexicon decided a row (a judge, both, a person).
+        let others = ["both", "judge", "person"]
+            .iter()
+            .any(|by| self.decided_by.get(*by).is_some_and(|n| *n > 0));
+        if self.agreement.is_empty() && !others {
             return;
         }
-        const RD: &str =
-            "Readers (DESIGN §5.1: lexicon, judge, person; undecided rows outside every number)";
+        const RD: &str = "Readers (lexicon, judge, person; undecided rows outside every number)";
         for by in ["lexicon", "both", "judge", "person"] {
             out.push(
                 &format!("decided_by:{by}"),

@@ -222,7 +222,7 @@ fn csv_structure_is_unchanged() {
         assert_eq!(recs.len(), h.rows.len());
         let status = h.summary.watermark.clone().unwrap_or_default();
         for r in &recs {
-            assert_eq!(r.len(), 9);
+            assert_eq!(r.len(), reports::csv::COLUMNS.len());
             assert_eq!(&r[0], status);
         }
         let back = reports::csv::read_rows(&hc, "verdicts.csv").unwrap();

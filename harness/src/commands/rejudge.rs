@@ -9,10 +9,12 @@
 //! [`read_round`] is the judge pass itself, shared with `harness rescore --judge`.
 
 use crate::exit::Exit;
-use crate::reading::judge::{self, Judge, JudgeRecord};
+use crate::reading::judge::{self, Judge, JudgeCall, JudgeRecord};
 use crate::round::collect::{Entry, Show};
 use anyhow::Result;
-use std::path::Path;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// What one judge pass over a round's answers left: every judge record of the round (the
 /// earlier ones of rows not read now, then the new ones) and the record of the pass.
@@ -34,8 +36,72 @@ pub fn read_round(
     judge: &Judge,
     jobs: usize,
 ) -> Result<Pass> {
+    read_round_kept(out, qset, entries, earlier, judge, jobs, None)
+}
+
+/// `<out>/journal/rejudge.progress.jsonl`: each reading of a `rejudge` pass, appended as it
+/// arrives (first line: the judge and rubric the pass reads with). A pass killed midway leaves
+/// it; the next `rejudge` with the same judge keeps those readings and asks only for the rest.
+/// Removed once the pass is stored in `judge.jsonl`.
+pub fn progress_path(out: &Path) -> PathBuf {
+    crate::round::journal::dir(out).join("rejudge.progress.jsonl")
+}
+
+/// The progress file's first line.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct ProgressHead {
+    judge: String,
+    rubric_sha256: String,
+}
+
+/// The readings an interrupted pass of this judge (same rubric) already paid for; a file of
+/// another judge, or a torn last line, keeps nothing of it.
+fn kept_readings(path: &Path, judge: &Judge) -> Vec<JudgeRecord> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let mut lines = text.lines();
+    let head: Option<ProgressHead> = lines.next().and_then(|l| serde_json::from_str(l).ok());
+    let want = ProgressHead {
+        judge: judge.describe(),
+        rubric_sha256: scorer::rubric::sha256(),
+    };
+    if head.as_ref() != Some(&want) {
+        return Vec::new();
+    }
+    lines
+        .filter_map(|l| serde_json::from_str::<JudgeRecord>(l).ok())
+        .filter(|r| r.judge == want.judge && r.rubric_sha256 == want.rubric_sha256)
+        .collect()
+}
+
+/// Appends one line to the progress file in one write (a kill leaves whole lines and at most
+/// one torn last line, which [`kept_readings`] skips).
+fn append_line(file: &std::sync::Mutex<std::fs::File>, line: &str) -> Result<()> {
+    let mut f = file.lock().expect("progress file");
+    f.write_all(format!("{line}\n").as_bytes())?;
+    f.sync_data()?;
+    Ok(())
+}
+
+/// [`read_round`], each reading appended to `progress` as it arrives when given, and the
+/// readings an interrupted pass of the same judge left there reused instead of asked again.
+#[allow(clippy::too_many_arguments)]
+fn read_round_kept(
+    out: &Path,
+    qset: &scorer::Qset,
+    entries: &[Entry],
+    earlier: Vec<JudgeRecord>,
+    judge: &Judge,
+    jobs: usize,
+    progress: Option<&Path>,
+) -> Result<Pass> {
+    let kept = progress
+        .map(|p| kept_readings(p, judge))
+        .unwrap_or_default();
     let mut asks = Vec::new();
     let mut judged = Vec::new();
+    let mut reused: Vec<JudgeRecord> = Vec::new();
     for e in entries {
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
             continue;
@@ -59,6 +125,15 @@ pub fn read_round(
         if ev.verdict.class == scorer::Class::Void {
             continue;
         }
+        let sha = crate::reading::review::sha256_hex(&bytes);
+        if let Some(r) = kept
+            .iter()
+            .rev()
+            .find(|r| r.label == e.label && r.rep == e.rep && r.answer_sha256 == sha)
+        {
+            reused.push(r.clone());
+            continue;
+        }
         asks.push((
             scorer::rubric::Item {
                 kind: q.kind,
@@ -68,56 +143,154 @@ pub fn read_round(
             },
             String::from_utf8_lossy(&bytes).into_owned(),
         ));
-        judged.push((
-            e.label.clone(),
-            e.rep,
-            crate::reading::review::sha256_hex(&bytes),
-        ));
+        judged.push((e.label.clone(), e.rep, sha));
     }
     eprintln!(
-        "judge: {} answer{} to read with {} (sandbox {})",
+        "judge: {} answer{} to read with {} (sandbox {}){}",
         asks.len(),
         if asks.len() == 1 { "" } else { "s" },
         crate::text::clean_line(&judge.describe(), 120),
-        judge.sandbox_name()
+        judge.sandbox_name(),
+        if reused.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} read by the same judge before the last pass stopped, kept",
+                reused.len()
+            )
+        }
     );
+    // The progress file starts again with the readings kept, so it always holds the pass.
+    let file = match progress {
+        Some(p) => {
+            let mut text = serde_json::to_string(&ProgressHead {
+                judge: judge.describe(),
+                rubric_sha256: scorer::rubric::sha256(),
+            })?;
+            text.push('\n');
+            for r in &reused {
+                text.push_str(&serde_json::to_string(r)?);
+                text.push('\n');
+            }
+            crate::files::write_atomic(p, text.as_bytes())?;
+            Some(std::sync::Mutex::new(
+                std::fs::OpenOptions::new().append(true).open(p)?,
+            ))
+        }
+        None => None,
+    };
     let started = std::time::Instant::now();
-    let calls = judge.read_all(&asks, jobs);
-    let info = judge.info(&calls, jobs, started.elapsed());
+    let calls = read_each(judge, &asks, &judged, jobs, file.as_ref())?;
+    let mut all_calls: Vec<JudgeCall> = reused.iter().map(|r| r.call.clone()).collect();
+    all_calls.extend(calls.iter().cloned());
+    let info = judge.info(&all_calls, jobs, started.elapsed());
     let mut records: Vec<JudgeRecord> = earlier
         .into_iter()
         .filter(|r| {
             !judged
                 .iter()
                 .any(|(l, rep, _)| *l == r.label && *rep == r.rep)
+                && !reused.iter().any(|k| k.label == r.label && k.rep == r.rep)
         })
         .collect();
+    records.extend(reused);
     for ((label, rep, sha), call) in judged.into_iter().zip(calls) {
-        records.push(JudgeRecord {
-            label,
-            rep,
-            answer_sha256: sha,
-            rubric_sha256: scorer::rubric::sha256(),
-            judge: judge.describe(),
-            call,
-        });
+        records.push(record_of(judge, label, rep, sha, call));
     }
     Ok(Pass { records, info })
 }
 
+fn record_of(judge: &Judge, label: String, rep: u32, sha: String, call: JudgeCall) -> JudgeRecord {
+    JudgeRecord {
+        label,
+        rep,
+        answer_sha256: sha,
+        rubric_sha256: scorer::rubric::sha256(),
+        judge: judge.describe(),
+        call,
+    }
+}
+
+/// Every ask read by `judge`, `jobs` at once, each reading appended to `file` (when given) the
+/// moment it arrives.
+fn read_each(
+    judge: &Judge,
+    asks: &[(scorer::rubric::Item<'_>, String)],
+    rows: &[(String, u32, String)],
+    jobs: usize,
+    file: Option<&std::sync::Mutex<std::fs::File>>,
+) -> Result<Vec<JudgeCall>> {
+    let Some(file) = file else {
+        return Ok(judge.read_all(asks, jobs));
+    };
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<JudgeCall>>> =
+        std::sync::Mutex::new(vec![None; asks.len()]);
+    let failed: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1).min(asks.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let (Some((item, answer)), Some((label, rep, sha))) = (asks.get(i), rows.get(i))
+                else {
+                    break;
+                };
+                let call = judge.read(item, answer);
+                let rec = record_of(judge, label.clone(), *rep, sha.clone(), call.clone());
+                let line = serde_json::to_string(&rec).map_err(anyhow::Error::from);
+                if let Err(e) = line.and_then(|l| append_line(file, &l)) {
+                    *failed.lock().expect("judge pass") = Some(e);
+                    break;
+                }
+                crate::round::journal::fault_point("rejudge:reading");
+                done.lock().expect("judge pass")[i] = Some(call);
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("judge pass") {
+        return Err(e.context("keeping a judge reading"));
+    }
+    Ok(done
+        .into_inner()
+        .expect("judge pass")
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect())
+}
+
 /// Runs `harness rejudge`. The judge's process runs under `--judge-sandbox`, else the round's
-/// recorded `--sandbox` ([`Judge::for_round`]).
+/// recorded `--sandbox` ([`Judge::for_round`]). Both of the round's locks are held from the
+/// start; every check (running units, answers that are not the harness's, decisions on other
+/// bytes) runs before the first write.
 pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
     let out = std::path::absolute(out)?;
     let plan = crate::round::journal::load_plan(&out)?;
     crate::round::plan::activate_reading(&plan.options)?;
+    let units = crate::round::journal::no_unit_runs(&out, "rejudge")?;
+    let lock = crate::round::journal::Lock::acquire(&out)?;
     let (qset, record, entries) = crate::commands::rescore::round_answers(&out)?;
+    crate::round::collect::refuse_unplanned(&out, &entries)?;
+    // A person's decision on bytes that changed refuses here, not after the judge was paid.
+    crate::round::collect::score_entries(&out, &qset, &entries)?;
     let judge = judge
         .clone()
         .for_round(record.as_ref(), &out)
         .map_err(|e| crate::exit::Fail::new(crate::exit::Exit::GateRefused, format!("{e:#}")))?;
-    let pass = read_round(&out, &qset, &entries, judge::load(&out)?, &judge, jobs)?;
+    crate::round::journal::mark_rederiving(&out, "rejudge")?;
+    let progress = progress_path(&out);
+    let pass = read_round_kept(
+        &out,
+        &qset,
+        &entries,
+        judge::load(&out)?,
+        &judge,
+        jobs,
+        Some(&progress),
+    )?;
+    crate::round::journal::fault_point("rejudge:read");
     judge::store(&out, &pass.records)?;
+    crate::round::journal::fault_point("rejudge:stored");
     let t = &pass.info.totals;
     println!(
         "{} of {} answers read by the judge ({} no reading), recorded in {}; re-deriving the round's reports",
@@ -130,5 +303,6 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
         rec.judge = Some(pass.info);
         crate::round::record::save_round(&out, &rec)?;
     }
-    crate::units::collect_cmd(&out, Show::default())
+    std::fs::remove_file(&progress)?;
+    crate::round::collect::rederive(&out, Show::default(), &units, &lock)
 }

@@ -286,9 +286,16 @@ fn refuse_tampered(out: &Path, tampered: &[String], what: &str) -> Result<()> {
 }
 
 /// The out-dir of a round, locked for this command (one writer at a time).
-fn lock_out_dir(out: &Path) -> Result<journal::Lock> {
+fn lock_out_dir(out: &Path) -> Result<(Option<journal::UnitsLock>, journal::Lock)> {
     require_out_dir(out)?;
-    journal::Lock::acquire(out)
+    // A planned round is rescored only once none of its units runs: an answer landing midway
+    // would be in one reading of the round and not in the other.
+    let units = if journal::plan_path(out).is_file() {
+        Some(journal::no_unit_runs(out, "rescore")?)
+    } else {
+        None
+    };
+    Ok((units, journal::Lock::acquire(out)?))
 }
 
 /// Refuses (usage) a path that is not a directory, before anything reads or writes in it;
@@ -408,7 +415,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     if let Some(info) = &pass_info {
         rec.judge = Some(info.clone());
     }
-    let meta = finish::meta_of(&rec, &qset);
+    let meta = finish::with_reviewers(finish::meta_of(&rec, &qset), out, &rows)?;
     let report = Report::new(meta, rows);
 
     let dir = out.join(format!(
@@ -601,8 +608,30 @@ pub(crate) fn masked_for_terminal(out: &Path, report: &Report) -> Report {
 /// summary changes nothing, an edited answer refuses the report (exit 10).
 pub fn report(out: &Path, format: &str) -> Result<Exit> {
     require_out_dir(out)?;
-    // A look at the round: it removes nothing (a running unit's in-flight write included).
-    let _lock = journal::Lock::acquire(out)?;
+    // A look at the round: it removes nothing (a running unit's in-flight write included)...
+    let _lock = if journal::rederive_pending(out) {
+        // ...unless a re-derivation of its reports was stopped midway: finished first, so the
+        // report, summary.json and ROUND_DONE say the same again.
+        let units = journal::no_unit_runs(out, "report")?;
+        let lock = journal::Lock::acquire(out)?;
+        let plan = journal::load_plan(out)?;
+        crate::round::plan::activate_reading(&plan.options)?;
+        eprintln!(
+            "harness: the round's reports were being derived again when that stopped; finishing that first"
+        );
+        finish::rederive(
+            out,
+            finish::Show {
+                silent: true,
+                ..Default::default()
+            },
+            &units,
+            &lock,
+        )?;
+        lock
+    } else {
+        journal::Lock::acquire(out)?
+    };
     let done = std::fs::read_to_string(out.join("ROUND_DONE")).map_err(|_| {
         Fail::new(
             Exit::Incomplete,
@@ -684,7 +713,8 @@ pub(crate) fn derived_report(out: &Path) -> Result<Report> {
         .into());
     }
     let rows = finish::score_entries(out, &qset, &answers.entries)?;
-    Ok(Report::new(finish::meta_of(&record, &qset), rows))
+    let meta = finish::with_reviewers(finish::meta_of(&record, &qset), out, &rows)?;
+    Ok(Report::new(meta, rows))
 }
 
 /// A `summary.json` that is not what the answers give was changed after the round: said on

@@ -28,6 +28,81 @@ pub struct Decision {
     pub time: String,
     /// sha256 hex of the answer bytes the person read.
     pub answer_sha256: String,
+    /// Set when the decision was made in an earlier round of the same qset on the same answer
+    /// bytes and applied here: that round's folder name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<String>,
+}
+
+/// One decision as the user's state folder keeps it, for every later round of the same qset:
+/// no answer text (hashes only), so nothing of a token is in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settled {
+    /// sha256 of the qset the question belongs to.
+    pub qset_sha256: String,
+    /// The question.
+    pub qid: String,
+    /// sha256 hex of the answer bytes decided on.
+    pub answer_sha256: String,
+    /// The class the person gave.
+    pub class: Class,
+    /// Who.
+    pub reviewer: String,
+    /// When (RFC 3339, UTC).
+    pub time: String,
+    /// The folder name of the round it was decided in.
+    pub round: String,
+}
+
+/// `$XDG_STATE_HOME/harness/decisions.jsonl` (else under `~/.local/state`): every person's
+/// decision, keyed by (qset sha256, qid, answer sha256).
+pub fn settled_path() -> std::path::PathBuf {
+    let rounds = crate::outdir::default_root();
+    rounds
+        .parent()
+        .map(|p| p.join("decisions.jsonl"))
+        .unwrap_or_else(|| rounds.join("decisions.jsonl"))
+}
+
+/// Every decision of the user's state folder (none when absent; unreadable lines skipped: the
+/// file only ever offers decisions, each checked against the answer's hash).
+pub fn settled() -> Vec<Settled> {
+    std::fs::read_to_string(settled_path())
+        .map(|t| {
+            t.lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Adds decisions to the user's state folder (appended, one line each in one write).
+pub fn remember(rows: &[Settled]) -> Result<()> {
+    use std::io::Write;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let path = settled_path();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+        }
+    }
+    let mut text = String::new();
+    for r in rows {
+        text.push_str(&serde_json::to_string(r)?);
+        text.push('\n');
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()?;
+    Ok(())
 }
 
 /// sha256 hex of an answer.
@@ -119,6 +194,7 @@ mod tests {
             reviewer: "r".into(),
             time: "t".into(),
             answer_sha256: sha256_hex(b"I don't know."),
+            reused_from: None,
         };
         let ds = vec![d];
         assert_eq!(

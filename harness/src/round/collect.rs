@@ -106,6 +106,85 @@ pub fn score_entries_with(
     Ok(rows)
 }
 
+/// The people whose decisions the round's rows carry, and the rows whose decision was reused
+/// from an earlier round, from the out-dir's `review.jsonl`: for the report header and the
+/// `decided by` column.
+pub fn with_reviewers(mut meta: RoundMeta, out: &Path, rows: &[Row]) -> Result<RoundMeta> {
+    let decisions = crate::reading::review::load(out)?;
+    let mut reviewers: Vec<String> = Vec::new();
+    for r in rows {
+        if r.standing.decided_by() != Some(reports::reading::DecidedBy::Person) {
+            continue;
+        }
+        let Some(d) = decisions
+            .iter()
+            .rev()
+            .find(|d| d.label == r.label && d.rep == r.rep)
+        else {
+            continue;
+        };
+        if !reviewers.contains(&d.reviewer) {
+            reviewers.push(d.reviewer.clone());
+        }
+        if let Some(from) = &d.reused_from {
+            meta.reused_from
+                .insert(format!("{}_r{}", r.label, r.rep), from.clone());
+        }
+    }
+    meta.reviewers = reviewers;
+    Ok(meta)
+}
+
+/// Decisions the user's state folder holds for answers of this round that no decision of its
+/// own covers: the same qset (sha256), question and answer bytes (sha256), a class of the
+/// row's kind. Read only.
+fn reusable(
+    out: &Path,
+    record: &RoundRecord,
+    qset: &Qset,
+    entries: &[Entry],
+) -> Result<Vec<crate::reading::review::Decision>> {
+    let Some(qset_sha) = record.input("qset").map(|i| i.sha256.clone()) else {
+        return Ok(Vec::new());
+    };
+    let settled = crate::reading::review::settled();
+    if settled.is_empty() {
+        return Ok(Vec::new());
+    }
+    let own = crate::reading::review::load(out)?;
+    let mut found = Vec::new();
+    for e in entries {
+        if own.iter().any(|d| d.label == e.label && d.rep == e.rep) {
+            continue;
+        }
+        let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(record::dispatch_file(out, &e.stem, "txt")) else {
+            continue;
+        };
+        let sha = crate::reading::review::sha256_hex(&bytes);
+        let allowed = scorer::rubric::allowed(q.kind, q.general.is_some());
+        if let Some(s) = settled.iter().rev().find(|s| {
+            s.qset_sha256 == qset_sha
+                && s.qid == e.qid
+                && s.answer_sha256 == sha
+                && allowed.contains(&s.class)
+        }) {
+            found.push(crate::reading::review::Decision {
+                label: e.label.clone(),
+                rep: e.rep,
+                class: s.class,
+                reviewer: s.reviewer.clone(),
+                time: s.time.clone(),
+                answer_sha256: sha,
+                reused_from: Some(s.round.clone()),
+            });
+        }
+    }
+    Ok(found)
+}
+
 /// The report header's facts, from the round record.
 pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
     let qset_name = record
@@ -155,6 +234,8 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         timeline: record.timeline.clone(),
         judge: record.judge.clone(),
         effort: record.effort.clone(),
+        reviewers: Vec::new(),
+        reused_from: Default::default(),
     }
 }
 
@@ -228,7 +309,19 @@ pub fn terminal() -> reports::terminal::Terminal {
 /// record, the dispatch records, the answers); the qset is read back and checked by hash.
 /// `units` is the round-level lock held exclusively: no unit runs, so leftovers are swept.
 pub fn collect(out: &Path, show: Show, units: &journal::UnitsLock) -> Result<Exit> {
-    let _lock = journal::Lock::acquire(out)?;
+    let lock = journal::Lock::acquire(out)?;
+    rederive(out, show, units, &lock)
+}
+
+/// [`collect`] with both of the round's locks already held (by `review`, `rejudge`, `report`):
+/// the reports, `summary.json` and `ROUND_DONE` derived again from the answers, `judge.jsonl`
+/// and `review.jsonl`, `ROUND_DONE` last.
+pub fn rederive(
+    out: &Path,
+    show: Show,
+    units: &journal::UnitsLock,
+    _lock: &journal::Lock,
+) -> Result<Exit> {
     journal::sweep_partials(out, units);
     let plan = journal::load_plan(out)?;
     let mut record = record::load_round(&plan.out)?;
@@ -310,7 +403,7 @@ pub fn settle(plan: &Plan, record: &mut RoundRecord) {
 
 /// Refuses (exit 10) to score a round holding an answer file its plan does not know (another
 /// round's, copied in under the same naming scheme): it would be counted as an answer.
-fn refuse_unplanned(out: &Path, entries: &[Entry]) -> Result<()> {
+pub(crate) fn refuse_unplanned(out: &Path, entries: &[Entry]) -> Result<()> {
     let planned: std::collections::BTreeSet<&str> =
         entries.iter().map(|e| e.stem.as_str()).collect();
     let dir = record::dispatch_dir(out);
@@ -344,7 +437,7 @@ fn refuse_unplanned(out: &Path, entries: &[Entry]) -> Result<()> {
 }
 
 /// Refuses (exit 10) to score a round holding an answer that is not the one its dispatch wrote.
-fn refuse_tampered(out: &Path, entries: &[Entry]) -> Result<()> {
+pub(crate) fn refuse_tampered(out: &Path, entries: &[Entry]) -> Result<()> {
     let bad: Vec<String> = entries
         .iter()
         .filter_map(|e| match journal::answer_state(out, &e.stem) {
@@ -377,11 +470,16 @@ pub struct Show {
     /// The brief as one JSON document instead of text (`--format json`); every other line of
     /// the round then goes to stderr.
     pub json: bool,
+    /// Nothing printed (a `report` finishing an interrupted re-derivation before it renders).
+    pub silent: bool,
 }
 
 impl Show {
     /// A line for people: stdout, or stderr when stdout carries the JSON document.
     pub fn say(&self, line: &str) {
+        if self.silent {
+            return;
+        }
         if self.json {
             eprintln!("{line}");
         } else {
@@ -417,15 +515,48 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
         .collect();
     refuse_unplanned(out, &entries)?;
     refuse_tampered(out, &entries)?;
-    let rows = score_entries(out, qset, &entries)?;
-    record.finished = Some(chrono::Utc::now().to_rfc3339());
-    record.counts = record::count_dispatches(out, plan.len());
+    let mut rows = score_entries(out, qset, &entries)?;
+    let reused = reusable(out, record, qset, &entries)?;
+    // Everything is checked; from here the round's derived files are rewritten as a set. The
+    // marker says so until `ROUND_DONE` is written again: a crash in between leaves no
+    // `ROUND_DONE` (the round reads as not finished) and a marker the next command finishes.
+    if !journal::rederive_pending(out) {
+        journal::mark_rederiving(out, "collect")?;
+    }
+    journal::fault_point("rederive:marked");
+    if !reused.is_empty() {
+        crate::reading::review::append(out, &reused)?;
+        rows = score_entries(out, qset, &entries)?;
+        show.say(&format!(
+            "{} row{} settled by a person's decision reused from an earlier round of this qset on the same answer bytes (marked `person (reused from ROUND)`)",
+            reused.len(),
+            if reused.len() == 1 { "" } else { "s" }
+        ));
+    }
+    match std::fs::remove_file(out.join("ROUND_DONE")) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e.into()),
+    }
+    journal::fault_point("rederive:unmarked-done");
+    let counts = record::count_dispatches(out, plan.len());
+    // A round derived again (a review, a judge pass) keeps the time its dispatches ended.
+    let was_complete = record.status == RoundStatus::Done
+        && record.finished.is_some()
+        && record.counts == counts
+        && counts.answered == counts.planned
+        && counts.failed == 0;
+    if !was_complete {
+        record.finished = Some(chrono::Utc::now().to_rfc3339());
+    }
+    record.counts = counts;
     record.status = RoundStatus::Done;
     record::save_round(out, record)?;
+    journal::fault_point("rederive:round.json");
 
     let counts = record.counts.clone();
     let complete = counts.answered == counts.planned && counts.failed == 0;
-    let meta = meta_of(record, qset);
+    let meta = with_reviewers(meta_of(record, qset), out, &rows)?;
     let report = Report::new(meta, rows);
     let (verdict_line, exit) = if complete {
         let text = write_reports(out, &report, qset)?;
@@ -463,8 +594,13 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
         }
         ("none (round incomplete)".to_string(), Exit::Incomplete)
     };
-    crate::round::usage::report(out, plan, !show.json)?;
+    crate::round::usage::report(out, plan, !show.json && !show.silent)?;
     write_round_done(out, record, &report, complete, &verdict_line)?;
+    journal::fault_point("rederive:ROUND_DONE");
+    std::fs::remove_file(journal::rederive_marker(out))?;
+    if show.silent {
+        return Ok(exit);
+    }
     let facts = reports::brief::RunFacts {
         planned: counts.planned,
         answered: counts.answered,

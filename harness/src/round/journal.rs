@@ -201,7 +201,7 @@ pub fn load_plan(out: &Path) -> Result<Plan> {
             ),
         )
     })?;
-    let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
+    let mut plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
         crate::exit::Fail::new(
             crate::exit::Exit::Usage,
             format!("{}:{}: not a round plan: {e}", p.display(), e.line()),
@@ -218,7 +218,39 @@ pub fn load_plan(out: &Path) -> Result<Plan> {
         )
         .into());
     }
+    // The folder named is the round: a copied or moved round is read and written where it is
+    // now, never at the path recorded when it was planned (that one is only a hint).
+    let here = std::path::absolute(out)?;
+    if plan.out != here {
+        for f in plan.forbid.iter_mut() {
+            if *f == plan.out {
+                *f = here.clone();
+            }
+        }
+        plan.out = here;
+    }
     Ok(plan)
+}
+
+/// `<out>/journal/rederive.pending`: written before a command first changes what a round's
+/// reports are derived from (a decision, a judge reading) or rewrites them, removed after
+/// `ROUND_DONE`. Found by the next `report`, `review` or `collect`, which finish the
+/// re-derivation before anything else.
+pub fn rederive_marker(out: &Path) -> PathBuf {
+    dir(out).join("rederive.pending")
+}
+
+/// Marks the round's reports as being re-derived (see [`rederive_marker`]), saying who does it.
+pub fn mark_rederiving(out: &Path, by: &str) -> Result<()> {
+    write_atomic(
+        &rederive_marker(out),
+        format!("{by} (pid {})\n", std::process::id()).as_bytes(),
+    )
+}
+
+/// Whether a re-derivation of the round's reports began and never ended.
+pub fn rederive_pending(out: &Path) -> bool {
+    rederive_marker(out).is_file()
 }
 
 /// Where rounds from before the journal kept their labelmap: beside the out-dir. No round

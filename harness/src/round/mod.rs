@@ -47,6 +47,7 @@ pub fn run(opts: RunOptions) -> Result<Exit> {
     let show = collect::Show {
         verbose: opts.verbose,
         json: opts.json,
+        ..Default::default()
     };
     let plan::Planned {
         plan,

@@ -51,6 +51,8 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         timeline: Vec::new(),
         judge: None,
         effort: Vec::new(),
+        reviewers: Vec::new(),
+        reused_from: Default::default(),
     }
 }
 
