@@ -1,0 +1,794 @@
+//! A person's decisions carry the round's guarantees: only the row's kind's classes, checks
+//! before the first write, the round's locks, crash-safe re-derivation (kill -9 at each step),
+//! the folder named is the round, every reader shown, and a decision settled once for every
+//! later round of the same qset.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// One finished round of [`UndeterminedDesign`] (exit 14: its CTRL negative is undetermined)
+/// in `env`, at `<dir>/<name>`.
+fn round(env: &TestEnv, dir: &Path, name: &str) -> PathBuf {
+    let d = UndeterminedDesign::write(dir);
+    let out = dir.join(name);
+    env.harness()
+        .args(["run", "--quiet", "--reps", "1", "--sandbox", "none"])
+        .args(["--agent", &d.agent])
+        .args(d.inputs())
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(14);
+    out
+}
+
+/// (qid, arm) → label, from the round's plan.
+fn label(out: &Path, qid: &str, arm: &str) -> String {
+    let plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("journal/plan.json")).unwrap()).unwrap();
+    plan["dispatches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["qid"] == qid && d["arm"] == arm)
+        .unwrap_or_else(|| panic!("no {qid} {arm} in {plan}"))["label"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn summary(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Copies a folder (a round) with `cp -a`.
+fn copy(from: &Path, to: &Path) {
+    let st = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+/// What the derived files of a round say now: ROUND_DONE's verdict line and summary.json's
+/// verdict name (each `None` when the file is absent).
+fn verdicts(out: &Path) -> (Option<String>, Option<String>) {
+    let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+        .ok()
+        .map(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("verdict: "))
+                .unwrap_or("")
+                .to_string()
+        });
+    let sum = std::fs::read_to_string(out.join("summary.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .map(|v| v["verdict"]["name"].as_str().unwrap_or("").to_string());
+    (done, sum)
+}
+
+#[test]
+fn only_the_rows_kinds_classes_are_accepted_and_a_refusal_writes_nothing() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("k");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let (neg, pos) = (label(&out, "q2", "CTRL"), label(&out, "q1", "ARM"));
+    let done = read(&out.join("ROUND_DONE"));
+    let refused = |args: &[String], names: &str| {
+        let a = env
+            .harness()
+            .arg("review")
+            .arg(&out)
+            .args(["--reviewer", "tester"])
+            .args(args)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains(names), "{err}");
+        assert!(!out.join("review.jsonl").exists(), "{err}");
+        assert!(!out.join("journal/rederive.pending").exists());
+        assert_eq!(read(&out.join("ROUND_DONE")), done);
+    };
+    // A negative is never PRIOR_WON or VOID; a positive is never HALLUCINATED.
+    refused(
+        &["--set".into(), format!("{neg}:1=PRIOR_WON")],
+        "allowed: PASS, HALLUCINATED, REFUSED_WITH_TOKEN, FAIL",
+    );
+    refused(
+        &["--set".into(), format!("{neg}:1=VOID")],
+        "allowed: PASS, HALLUCINATED, REFUSED_WITH_TOKEN, FAIL",
+    );
+    refused(
+        &["--set".into(), format!("{pos}:1=HALLUCINATED")],
+        "allowed: PASS, REFUSED_WITH_TOKEN, FAIL",
+    );
+    // A good line before a bad one is not written either; a label the round lacks is refused.
+    let from = dir.join("decisions.txt");
+    std::fs::write(&from, format!("{neg}:1=PASS\n{pos}:1=CONFLICT_FOLLOWED\n")).unwrap();
+    refused(
+        &["--from".into(), from.display().to_string()],
+        "allowed: PASS, REFUSED_WITH_TOKEN, FAIL",
+    );
+    refused(
+        &[
+            "--set".into(),
+            format!("{neg}:1=PASS"),
+            "--set".into(),
+            "zz9zz9:1=PASS".into(),
+        ],
+        "the round has no row zz9zz9:1",
+    );
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "tester", "--set", &format!("{neg}:1=PASS")])
+        .assert()
+        .code(0);
+    assert_eq!(read(&out.join("review.jsonl")).lines().count(), 1);
+}
+
+#[test]
+fn the_reviewer_is_named_or_the_review_is_refused() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("who");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let neg = label(&out, "q2", "CTRL");
+    let set = format!("{neg}:1=PASS");
+    // No --reviewer, no git user.name, no $USER: refused with the fix, nothing written.
+    let a = env
+        .harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--set", &set])
+        .env_remove("USER")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("--reviewer NAME"), "{err}");
+    assert!(!out.join("review.jsonl").exists());
+    // $USER.
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--set", &set])
+        .env("USER", "from-user-var")
+        .assert()
+        .code(0);
+    assert!(read(&out.join("review.jsonl")).contains("\"reviewer\":\"from-user-var\""));
+    // git's user.name before $USER.
+    std::fs::write(
+        env.home().join(".gitconfig"),
+        "[user]\n\tname = Ada Reviewer\n",
+    )
+    .unwrap();
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--set", &set])
+        .env("USER", "from-user-var")
+        .assert()
+        .code(0);
+    assert!(read(&out.join("review.jsonl")).contains("\"reviewer\":\"Ada Reviewer\""));
+}
+
+#[test]
+fn a_refusing_review_or_rejudge_writes_nothing_tampered_running_or_locked() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("t");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let neg = label(&out, "q2", "CTRL");
+    let set = format!("{neg}:1=PASS");
+    let round_json = read(&out.join("round.json"));
+    let nothing_written = |what: &str| {
+        assert!(!out.join("review.jsonl").exists(), "{what}");
+        assert!(!out.join("judge.jsonl").exists(), "{what}");
+        assert!(!out.join("journal/rederive.pending").exists(), "{what}");
+        assert!(
+            !out.join("journal/rejudge.progress.jsonl").exists(),
+            "{what}"
+        );
+        assert_eq!(read(&out.join("round.json")), round_json, "{what}");
+    };
+    let judge = format!(
+        "command:{} reader {{prompt_file}}",
+        agents_dir().join("judge.sh").display()
+    );
+
+    // An edited answer: review and rejudge refuse (exit 10) before deciding anything.
+    let answer = dispatch_file(&out, &format!("{neg}_r1"), "txt");
+    let original = std::fs::read(&answer).unwrap();
+    std::fs::write(&answer, "It is eu-west-3.\n").unwrap();
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "t", "--set", &set])
+        .assert()
+        .code(10);
+    nothing_written("review on a tampered round");
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &judge, "--judge-sandbox", "none"])
+        .assert()
+        .code(10);
+    nothing_written("rejudge on a tampered round");
+    std::fs::write(&answer, &original).unwrap();
+
+    // A unit still running (it holds the round-level lock shared, as `harness unit` does).
+    use std::os::unix::process::CommandExt;
+    let mut holder = std::process::Command::new("flock")
+        .arg("-s")
+        .arg(out.join("journal/units.lock"))
+        .args(["sleep", "60"])
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    for args in [
+        vec!["review", "--reviewer", "t", "--set", set.as_str()],
+        vec![
+            "rejudge",
+            "--judge",
+            judge.as_str(),
+            "--judge-sandbox",
+            "none",
+        ],
+    ] {
+        let o = env
+            .harness()
+            .arg(args[0])
+            .arg(&out)
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("refused"),
+            "{}",
+            show(&o)
+        );
+        nothing_written(args[0]);
+    }
+    // The holder and its sleep, as one process group.
+    std::process::Command::new("kill")
+        .args(["-9", "--", &format!("-{}", holder.id())])
+        .status()
+        .unwrap();
+    holder.wait().unwrap();
+
+    // The restored round is reviewed as it was.
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "t", "--set", &set])
+        .assert()
+        .code(0);
+    assert_eq!(summary(&out)["verdict"]["name"], "OK");
+}
+
+#[test]
+fn two_reviews_at_once_never_lose_a_recorded_decision_nor_write_a_refused_one() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("c");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let (neg, pos) = (label(&out, "q2", "CTRL"), label(&out, "q1", "CTRL"));
+    let mut refused = 0;
+    for i in 0..8 {
+        let spawn = |set: String, who: String| {
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
+            c.env_clear()
+                .envs(env.vars())
+                .arg("review")
+                .arg(&out)
+                .args(["--reviewer", &who, "--set", &set])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            (c.spawn().unwrap(), who)
+        };
+        let a = spawn(format!("{neg}:1=PASS"), format!("a{i}"));
+        let b = spawn(format!("{pos}:1=FAIL"), format!("b{i}"));
+        for (child, who) in [a, b] {
+            let o = child.wait_with_output().unwrap();
+            let written =
+                read(&out.join("review.jsonl")).contains(&format!("\"reviewer\":\"{who}\""));
+            match o.status.code() {
+                Some(2) => {
+                    refused += 1;
+                    assert!(!written, "refused yet written: {}", show(&o));
+                }
+                Some(0) | Some(14) => {
+                    assert!(
+                        String::from_utf8_lossy(&o.stdout).contains("1 decision recorded"),
+                        "{}",
+                        show(&o)
+                    );
+                    assert!(written, "reported recorded, not on disk: {}", show(&o));
+                }
+                _ => panic!("{}", show(&o)),
+            }
+        }
+        assert!(!out.join("journal/rederive.pending").exists());
+        let (done, sum) = verdicts(&out);
+        assert!(done.is_some());
+        assert_eq!(done.unwrap().split(' ').next(), sum.as_deref());
+    }
+    eprintln!("{refused} of 16 reviews refused by the other's lock");
+}
+
+/// Kills a `review --set` by SIGKILL at `step` (the harness's test-only fault hook), checks the
+/// files never disagree while ROUND_DONE is there, and that the next `report` finishes it.
+#[test]
+fn a_review_killed_at_each_step_of_rederivation_is_finished_by_the_next_report() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("kill");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pristine = round(&env, &dir, "pristine");
+    let neg = label(&pristine, "q2", "CTRL");
+    for (i, step) in [
+        "review:recorded",
+        "rederive:marked",
+        "rederive:unmarked-done",
+        "rederive:round.json",
+        "report:verdicts.csv",
+        "report:summary.json",
+        "report:report.md",
+        "report:report.html",
+        "rederive:ROUND_DONE",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let out = dir.join(format!("killed-{i}"));
+        copy(&pristine, &out);
+        let o = env
+            .harness()
+            .arg("review")
+            .arg(&out)
+            .args(["--reviewer", "t", "--set", &format!("{neg}:1=PASS")])
+            .env("HARNESS_FAULT_KILL_AT", step)
+            .output()
+            .unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(o.status.signal(), Some(9), "{step}: {}", show(&o));
+        assert!(
+            out.join("journal/rederive.pending").exists(),
+            "{step}: a killed re-derivation is detectable"
+        );
+        let (done, sum) = verdicts(&out);
+        if let Some(d) = &done {
+            assert_eq!(
+                Some(d.split(' ').next().unwrap().to_string()),
+                sum,
+                "{step}: ROUND_DONE and summary.json disagree"
+            );
+        }
+        let o = env
+            .harness()
+            .args(["report", "--format", "json"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{step}: {}", show(&o));
+        assert!(!out.join("journal/rederive.pending").exists(), "{step}");
+        let (done, sum) = verdicts(&out);
+        assert_eq!(done.as_deref(), Some("OK"), "{step}");
+        assert_eq!(sum.as_deref(), Some("OK"), "{step}");
+        let md = read(&out.join("report.md"));
+        assert!(md.contains("| person |"), "{step}: {md}");
+    }
+}
+
+#[test]
+fn a_killed_rejudge_keeps_the_readings_it_paid_for_and_resumes() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("rj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let log = dir.join("judge.log");
+    let judge = format!(
+        "command:{} reader {{prompt_file}} {}",
+        agents_dir().join("judge.sh").display(),
+        log.display()
+    );
+    let calls = || read(&log).matches("----- BEGIN ANSWER").count();
+    let o = env
+        .harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &judge,
+            "--judge-sandbox",
+            "none",
+            "--judge-jobs",
+            "1",
+        ])
+        .env("HARNESS_FAULT_KILL_AT", "rejudge:reading")
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(o.status.signal(), Some(9), "{}", show(&o));
+    assert_eq!(calls(), 1, "one reading before the kill");
+    assert!(out.join("journal/rederive.pending").exists());
+    let o = env
+        .harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &judge,
+            "--judge-sandbox",
+            "none",
+            "--judge-jobs",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("1 read by the same judge before the last pass stopped, kept"),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(calls(), 4, "the resumed pass asked only for the 3 others");
+    assert_eq!(read(&out.join("judge.jsonl")).lines().count(), 4);
+    assert!(!out.join("journal/rejudge.progress.jsonl").exists());
+    assert!(!out.join("journal/rederive.pending").exists());
+    assert_eq!(summary(&out)["verdict"]["name"], "OK");
+}
+
+#[test]
+fn copied_and_moved_rounds_are_reviewed_rejudged_and_reported_in_place() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("cp");
+    std::fs::create_dir_all(&dir).unwrap();
+    let original = round(&env, &dir, "original");
+    let neg = label(&original, "q2", "CTRL");
+    let before = read(&original.join("summary.json"));
+    let judge = format!(
+        "command:{} reader {{prompt_file}}",
+        agents_dir().join("judge.sh").display()
+    );
+
+    // A copy: its decision takes effect in the copy, and nowhere else.
+    let copied = dir.join("copied");
+    copy(&original, &copied);
+    env.harness()
+        .arg("review")
+        .arg(&copied)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=PASS")])
+        .assert()
+        .code(0);
+    assert_eq!(summary(&copied)["verdict"]["name"], "OK");
+    assert_eq!(read(&original.join("summary.json")), before);
+    assert!(!original.join("review.jsonl").exists());
+    env.harness().arg("report").arg(&copied).assert().code(0);
+
+    // A moved round (the recorded folder is gone): rejudge, review, report and rescore work.
+    let moved = dir.join("moved");
+    std::fs::rename(&original, &moved).unwrap();
+    env.harness()
+        .arg("rejudge")
+        .arg(&moved)
+        .args(["--judge", &judge, "--judge-sandbox", "none"])
+        .assert()
+        .code(0);
+    assert_eq!(read(&moved.join("judge.jsonl")).lines().count(), 4);
+    env.harness()
+        .arg("review")
+        .arg(&moved)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=PASS")])
+        .assert()
+        .code(0);
+    env.harness().arg("report").arg(&moved).assert().code(0);
+    env.harness().arg("rescore").arg(&moved).assert().code(0);
+    assert!(!original.exists());
+}
+
+#[test]
+fn a_persons_decisions_show_in_every_renderer_and_keep_the_rounds_time() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("r");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let neg = label(&out, "q2", "CTRL");
+    let finished = |out: &Path| {
+        let r: serde_json::Value = serde_json::from_str(&read(&out.join("round.json"))).unwrap();
+        r["finished"].clone()
+    };
+    let time_before = finished(&out);
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args([
+            "--reviewer",
+            "Grace Tester",
+            "--set",
+            &format!("{neg}:1=PASS"),
+        ])
+        .assert()
+        .code(0);
+    assert_eq!(finished(&out), time_before, "review moved the round's time");
+    let md = read(&out.join("report.md"));
+    assert!(md.contains("| decided by |"), "{md}");
+    assert!(md.contains("| person |"), "{md}");
+    assert!(md.contains("Readers"), "the Readers section: {md}");
+    assert!(
+        md.contains("Grace Tester"),
+        "the header names the reviewer: {md}"
+    );
+    let html = read(&out.join("report.html"));
+    assert!(html.contains("<th>decided by</th>"), "{html}");
+    assert!(html.contains("<td>person</td>"), "{html}");
+    assert!(html.contains("Grace Tester"));
+    let csv = read(&out.join("verdicts.csv"));
+    assert!(
+        csv.lines().next().unwrap().ends_with(",decided_by"),
+        "{csv}"
+    );
+    assert!(
+        csv.lines()
+            .any(|l| l.contains(&neg) && l.ends_with(",person")),
+        "{csv}"
+    );
+    let s = summary(&out);
+    let row = s["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == neg.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(row["decided_by"], "person", "{row}");
+    assert_eq!(s["meta"]["reviewers"][0], "Grace Tester", "{s}");
+    // `report` renders the same.
+    let a = env
+        .harness()
+        .args(["report", "--format", "md"])
+        .arg(&out)
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        text.contains("| person |") && text.contains("Grace Tester"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_second_round_of_the_same_qset_ends_ok_by_reusing_a_decision() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("again");
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = round(&env, &dir, "first");
+    let neg = label(&first, "q2", "CTRL");
+    env.harness()
+        .arg("review")
+        .arg(&first)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=PASS")])
+        .assert()
+        .code(0);
+    // The same inputs again (new labels, byte-identical answers): OK with no review.
+    let second = dir.join("second");
+    let a = env
+        .harness()
+        .args(["run", "--quiet", "--reps", "1", "--sandbox", "none"])
+        .args([
+            "--agent",
+            &format!("command:sh {} {{prompt}}", dir.join("agent.sh").display()),
+        ])
+        .arg("--qset")
+        .arg(dir.join("q.tsv"))
+        .arg("--seal")
+        .arg(dir.join("handoff.md"))
+        .arg("--repo")
+        .arg(dir.join("repo"))
+        .arg("--out")
+        .arg(&second)
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        text.contains("1 row settled by a person's decision reused from an earlier round"),
+        "{text}"
+    );
+    let s = summary(&second);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+    assert_eq!(s["readers"]["decided_by"]["person"], 1, "{s}");
+    let md = read(&second.join("report.md"));
+    assert!(md.contains("person (reused from first)"), "{md}");
+    let review = read(&second.join("review.jsonl"));
+    assert!(review.contains("\"reused_from\":\"first\""), "{review}");
+}
+
+#[test]
+fn an_export_is_refused_in_a_work_tree_and_read_back_by_from_and_lexicon_eval() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("x");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let neg = label(&out, "q2", "CTRL");
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=PASS")])
+        .assert()
+        .code(0);
+    // Inside the repository's work tree: refused, nothing written.
+    let inside = dir.join("repo").join("corpus.jsonl");
+    let a = env
+        .harness()
+        .arg("review")
+        .arg(&out)
+        .arg("--export")
+        .arg(&inside)
+        .assert()
+        .code(2);
+    assert!(!inside.exists());
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("not git-ignored"), "{err}");
+    // Git-ignored (the repository ignores tracks/) and outside: written.
+    let ignored = dir.join("repo").join("tracks").join("corpus.jsonl");
+    std::fs::create_dir_all(ignored.parent().unwrap()).unwrap();
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .arg("--export")
+        .arg(&ignored)
+        .assert()
+        .code(0);
+    let outside = dir.join("corpus.jsonl");
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .arg("--export")
+        .arg(&outside)
+        .assert()
+        .code(0);
+    assert_eq!(read(&outside).lines().count(), 4);
+    let o = env
+        .harness()
+        .args(["lexicon", "eval"])
+        .arg(&outside)
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("not a corpus") && o.status.code() != Some(2),
+        "{}",
+        show(&o)
+    );
+    // Read back into another user's round of the same design (no decision of theirs to
+    // reuse): the person's rows settle it.
+    let env2 = TestEnv::new();
+    let fresh = round(&env2, &env2.tmp().join("fresh"), "out");
+    let a = env2
+        .harness()
+        .arg("review")
+        .arg(&fresh)
+        .args(["--reviewer", "t", "--from"])
+        .arg(&outside)
+        .assert();
+    let o = a.get_output();
+    assert!(matches!(o.status.code(), Some(0)), "{}", show(o));
+    assert_eq!(summary(&fresh)["verdict"]["name"], "OK");
+}
+
+/// A real terminal (a tmux pane): one key decides, without Enter; a key of another kind's
+/// class is refused; the decision is echoed and written once; the seal's line that carries
+/// the token is shown for a positive row.
+#[test]
+fn interactive_review_takes_one_key_of_the_rows_kind_without_enter() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("tty");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let sock = dir.join("tmux.sock");
+    let tmux = |args: &[&str]| {
+        env.command("tmux")
+            .env("TERM", "xterm")
+            .arg("-S")
+            .arg(&sock)
+            .args(["-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    };
+    let pane =
+        || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-S", "-"]).stdout).into_owned();
+    let wait_for = |what: &str| {
+        let t0 = Instant::now();
+        while !pane().contains(what) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "no '{what}' in the pane:\n{}",
+                pane()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    // The command line itself carries the marker: the line that starts with it is the end.
+    let wait_for_line = |prefix: &str| {
+        let t0 = Instant::now();
+        while !pane().lines().any(|l| l.starts_with(prefix)) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "no line '{prefix}…' in the pane:\n{}",
+                pane()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    assert!(tmux(&["new-session", "-d", "-x", "200", "-y", "50", "sh"])
+        .status
+        .success());
+    let line = format!(
+        "{} review {} --reviewer tty; echo REVIEW-ENDED-$?",
+        env!("CARGO_BIN_EXE_harness"),
+        out.display()
+    );
+    tmux(&["send-keys", &line, "Enter"]);
+    wait_for("keys: p PASS · h HALLUCINATED · w REFUSED_WITH_TOKEN · f FAIL · s skip");
+    assert!(!pane().contains("c CONFLICT_FOLLOWED"), "{}", pane());
+    // A conflict class on a negative: refused, nothing written; no Enter is sent after it.
+    tmux(&["send-keys", "-l", "c"]);
+    wait_for("'c' is not a key of a negative row");
+    assert!(!out.join("review.jsonl").exists());
+    tmux(&["send-keys", "-l", "p"]);
+    wait_for_line("REVIEW-ENDED-");
+    let text = pane();
+    assert!(text.contains("→ PASS (recorded)"), "{text}");
+    assert!(text.contains("REVIEW-ENDED-0"), "{text}");
+    assert_eq!(read(&out.join("review.jsonl")).lines().count(), 1);
+    assert_eq!(summary(&out)["verdict"]["name"], "OK");
+
+    // --all: the positive row shows the seal's line with the token; q quits.
+    tmux(&["send-keys", "clear", "Enter"]);
+    let line = format!(
+        "{} review {} --reviewer tty --all; echo ALL-ENDED-$?",
+        env!("CARGO_BIN_EXE_harness"),
+        out.display()
+    );
+    tmux(&["send-keys", &line, "Enter"]);
+    wait_for("keys:");
+    let t0 = Instant::now();
+    while !pane().contains("seal:") {
+        assert!(t0.elapsed() < Duration::from_secs(60), "{}", pane());
+        tmux(&["send-keys", "-l", "s"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let text = pane();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("seal:") && l.contains("The release codename is")),
+        "{text}"
+    );
+    tmux(&["send-keys", "-l", "q"]);
+    wait_for_line("ALL-ENDED-");
+    tmux(&["kill-server"]);
+    assert_eq!(read(&out.join("review.jsonl")).lines().count(), 1);
+}
