@@ -97,6 +97,12 @@ fn clean_meta(meta: &RoundMeta) -> RoundMeta {
     for q in &mut m.uncarried {
         *q = sanitize::excerpt(q, 200);
     }
+    for r in &mut m.reviewers {
+        *r = sanitize::excerpt(r, 80);
+    }
+    for from in m.reused_from.values_mut() {
+        *from = sanitize::excerpt(from, 80);
+    }
     for q in &mut m.questions {
         q.qid = sanitize::excerpt(&q.qid, 200);
         q.question = sanitize::excerpt(&q.question, QUESTION_MAX);

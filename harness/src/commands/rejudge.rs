@@ -4,7 +4,9 @@
 //! replace their earlier readings, others are kept), who the judge was and what the pass cost
 //! go to `round.json` (`judge`); then the reports, `summary.json` and `ROUND_DONE` are
 //! re-derived from the out-dir, as `harness collect` derives them, so every row's `decided_by`
-//! follows the decision rule. Answers and dispatch records are never touched.
+//! follows the decision rule. Answers and dispatch records are never touched. Each reading is
+//! appended to `journal/rejudge.progress.jsonl` as it arrives, so a pass killed midway keeps
+//! what it paid for and the next `rejudge` with the same judge asks only for the rest.
 //!
 //! [`read_round`] is the judge pass itself, shared with `harness rescore --judge`.
 

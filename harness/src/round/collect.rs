@@ -520,7 +520,9 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
     // Everything is checked; from here the round's derived files are rewritten as a set. The
     // marker says so until `ROUND_DONE` is written again: a crash in between leaves no
     // `ROUND_DONE` (the round reads as not finished) and a marker the next command finishes.
-    if !journal::rederive_pending(out) {
+    // (A round's first derivation needs no marker: without ROUND_DONE it is not finished, and
+    // `report` sends the user to resume, which derives it.)
+    if !journal::rederive_pending(out) && out.join("ROUND_DONE").exists() {
         journal::mark_rederiving(out, "collect")?;
     }
     journal::fault_point("rederive:marked");
@@ -597,7 +599,11 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
     crate::round::usage::report(out, plan, !show.json && !show.silent)?;
     write_round_done(out, record, &report, complete, &verdict_line)?;
     journal::fault_point("rederive:ROUND_DONE");
-    std::fs::remove_file(journal::rederive_marker(out))?;
+    match std::fs::remove_file(journal::rederive_marker(out)) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e.into()),
+    }
     if show.silent {
         return Ok(exit);
     }

@@ -599,7 +599,12 @@ pub fn no_unit_runs_after(out: &Path, role: &str, grace: std::time::Duration) ->
 }
 
 /// The environment variable naming a point where the harness kills itself (SIGKILL), for the
-/// fault-injection suite (`harness/tests/faults.rs`): a crash exactly there, not a simulation.
+/// fault-injection suites (`harness/tests/faults.rs`, `harness/tests/review_guarantees.rs`): a
+/// crash exactly there, not a simulation. Test-only and harmless: unset, nothing happens; set,
+/// the process dies as `kill -9` would kill it, which every write path must survive anyway.
+/// Points: `planned`, `dispatched`, `review:recorded`, `rederive:marked`,
+/// `rederive:unmarked-done`, `rederive:round.json`, `report:<file>`, `rederive:ROUND_DONE`,
+/// `rejudge:reading` (after each kept reading), `rejudge:read`, `rejudge:stored`.
 pub const FAULT_VAR: &str = "HARNESS_FAULT_KILL_AT";
 
 /// Dies by SIGKILL if [`FAULT_VAR`] names `point`; otherwise does nothing.
