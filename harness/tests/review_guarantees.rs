@@ -256,6 +256,7 @@ fn a_refusing_review_or_rejudge_writes_nothing_tampered_running_or_locked() {
             "--judge-sandbox",
             "none",
         ],
+        vec!["rescore"],
     ] {
         let o = env
             .harness()
@@ -271,6 +272,14 @@ fn a_refusing_review_or_rejudge_writes_nothing_tampered_running_or_locked() {
             show(&o)
         );
         nothing_written(args[0]);
+        assert!(
+            !std::fs::read_dir(&out)
+                .unwrap()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("rescore-")),
+            "{}",
+            args[0]
+        );
     }
     // The holder and its sleep, as one process group.
     std::process::Command::new("kill")
@@ -787,8 +796,13 @@ fn interactive_review_takes_one_key_of_the_rows_kind_without_enter() {
             .any(|l| l.starts_with("seal:") && l.contains("The release codename is")),
         "{text}"
     );
-    tmux(&["send-keys", "-l", "q"]);
+    // Ctrl-C is a key here: it quits as q does, and the round stays derived as it was.
+    tmux(&["send-keys", "C-c"]);
     wait_for_line("ALL-ENDED-");
+    let text = pane();
+    assert!(text.lines().any(|l| l == "ALL-ENDED-0"), "{text}");
     tmux(&["kill-server"]);
+    assert!(!out.join("journal/rederive.pending").exists());
+    assert_eq!(verdicts(&out), (Some("OK".into()), Some("OK".into())));
     assert_eq!(read(&out.join("review.jsonl")).lines().count(), 1);
 }
