@@ -285,10 +285,12 @@ pub fn review(opts: &ReviewOptions) -> Result<Exit> {
         interactive(&out, &rows, &qset, &record, scored, &who, opts.all)?
     } else {
         let new = scripted(opts, &rows, &who)?;
-        journal::mark_rederiving(&out, "review")?;
-        review::append(&out, &new)?;
-        journal::fault_point("review:recorded");
-        remember(&out, &record, &rows, &new);
+        if !new.is_empty() {
+            journal::mark_rederiving(&out, "review")?;
+            review::append(&out, &new)?;
+            journal::fault_point("review:recorded");
+            remember(&out, &record, &rows, &new);
+        }
         new
     };
     if new.is_empty() && !pending {
