@@ -443,6 +443,11 @@ pub struct RejudgeArgs {
     /// The second reader (--judge is required here).
     #[command(flatten)]
     pub judge: JudgeArgs,
+    /// Accept a judge other than the one the round's manifest sealed (`judge`, the only field
+    /// here); without it such a judge is refused (exit 10). Every report, the brief and
+    /// ROUND_DONE then say "design: judge differs from the sealed one".
+    #[arg(long = "accept-change", value_name = "FIELD", value_parser = ["judge"])]
+    pub accept_change: Vec<String>,
 }
 
 /// `harness rescore`.
@@ -474,6 +479,11 @@ pub struct RescoreArgs {
     /// rubric) are kept.
     #[command(flatten)]
     pub judge: JudgeArgs,
+    /// Accept a --judge other than the one the round's manifest sealed (`judge`, the only
+    /// field here); without it such a judge is refused (exit 10). The rescore's reports then
+    /// say "design: judge differs from the sealed one".
+    #[arg(long = "accept-change", value_name = "FIELD", value_parser = ["judge"], requires = "judge")]
+    pub accept_change: Vec<String>,
 }
 
 /// `harness self-test`.

@@ -152,6 +152,32 @@ fn judge_of(a: &cli::JudgeArgs) -> anyhow::Result<Option<harness::reading::judge
     Ok(Some(judge))
 }
 
+/// The judge a round was planned with (`run --judge`, recorded in its journal), rebuilt for a
+/// `--resume` given no `--judge`, with its planned `--judge-jobs`; `None` when the round has
+/// no judge or no journal (the resume itself then says what is wrong).
+fn planned_judge(
+    out: &std::path::Path,
+) -> anyhow::Result<Option<(harness::reading::judge::Judge, usize)>> {
+    let Ok(out) = std::path::absolute(out) else {
+        return Ok(None);
+    };
+    let Ok(plan) = harness::round::journal::load_plan(&out) else {
+        return Ok(None);
+    };
+    let Some(p) = plan.options.judge_call else {
+        return Ok(None);
+    };
+    let mut judge = harness::reading::judge::Judge::parse(
+        &p.spec,
+        p.model.clone(),
+        std::time::Duration::from_secs(p.timeout_secs),
+        p.retries,
+    )
+    .map_err(|e| harness::exit::Fail::new(Exit::Usage, format!("the planned judge: {e:#}")))?;
+    judge.sandbox = p.sandbox;
+    Ok(Some((judge, p.jobs as usize)))
+}
+
 fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Design> {
     let agent =
         match (&d.agent, embedded_demo) {
@@ -180,7 +206,13 @@ fn sealed_design(d: &cli::DesignArgs, embedded_demo: bool) -> anyhow::Result<Des
         .as_deref()
         .map(|j| harness::reading::judge::recorded_name(j, d.judge_model.as_deref()));
     opts.ledger = ledger(d.ledger);
-    Ok(Design::of_run(&opts, harness::agents::cli_version(&agent)))
+    // The judge's preset CLI version, found now, as the agent's is.
+    let judge_version = d.judge.as_deref().and_then(harness::agents::cli_version);
+    Ok(Design::of_run(
+        &opts,
+        harness::agents::cli_version(&agent),
+        judge_version,
+    ))
 }
 
 fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
@@ -215,6 +247,18 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
             .judge
             .as_deref()
             .map(|j| harness::reading::judge::recorded_name(j, a.judge.judge_model.as_deref())),
+        judge_call: a
+            .judge
+            .judge
+            .as_ref()
+            .map(|spec| harness::options::PlannedJudge {
+                spec: spec.clone(),
+                model: a.judge.judge_model.clone(),
+                timeout_secs: a.judge.judge_timeout,
+                retries: a.judge.judge_retries,
+                jobs: a.judge.judge_jobs,
+                sandbox: a.judge.judge_sandbox.map(sandbox),
+            }),
         prompt_stdin: a.prompt_stdin,
         plant_dir: a.plant_dir,
         keep_checkouts: a.keep_checkouts,
@@ -272,17 +316,29 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 )
                 .into());
             }
-            let jobs = a.judge.judge_jobs as usize;
+            let mut jobs = a.judge.judge_jobs as usize;
             let (opts, exec) = run_options(*a);
             if opts.dry_run {
                 return harness::units::dry_run_cmd(opts);
             }
+            // A resume reads the answers with the judge the round was planned with (another
+            // `--judge` is refused by the resume's own check).
+            let judge = match (judge, &opts.out) {
+                (None, Some(out)) if opts.resume => match planned_judge(out)? {
+                    Some((j, planned_jobs)) => {
+                        jobs = planned_jobs;
+                        Some(j)
+                    }
+                    None => None,
+                },
+                (j, _) => j,
+            };
             let out = opts.out.clone();
             let exit = harness::units::run(opts, exec)?;
             match (judge, out) {
                 // The round is complete: the judge reads every answer, the round is re-derived.
                 (Some(judge), Some(out)) if out.join("ROUND_DONE").is_file() => {
-                    harness::commands::rejudge::rejudge(&out, &judge, jobs)
+                    harness::commands::rejudge::rejudge(&out, &judge, jobs, false)
                 }
                 _ => Ok(exit),
             }
@@ -334,7 +390,12 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
                 )
                 .into());
             };
-            harness::commands::rejudge::rejudge(&a.out, &judge, a.judge.judge_jobs as usize)
+            harness::commands::rejudge::rejudge(
+                &a.out,
+                &judge,
+                a.judge.judge_jobs as usize,
+                a.accept_change.iter().any(|f| f == "judge"),
+            )
         }
         Command::Review(a) => {
             harness::commands::review::review(&harness::commands::review::ReviewOptions {
@@ -350,6 +411,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             harness::commands::rescore::rescore(&harness::commands::rescore::RescoreOptions {
                 judge: judge_of(&a.judge)?,
                 judge_jobs: a.judge.judge_jobs as usize,
+                accept_judge_change: a.accept_change.iter().any(|f| f == "judge"),
                 out: a.out.or(a.out_flag).expect("clap requires OUT or --out"),
                 qset: a.qset,
                 accept_qset_change: a.accept_qset_change,

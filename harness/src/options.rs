@@ -122,6 +122,10 @@ pub struct RunOptions {
     /// The judge as records name it (`--judge`, with `--judge-model`): sealed in the design.
     #[serde(default)]
     pub judge: Option<String>,
+    /// How the judge is called (`--judge` and its flags), planned with the round: a `--resume`
+    /// reads the answers with this judge, and refuses another.
+    #[serde(default)]
+    pub judge_call: Option<PlannedJudge>,
     /// `--prompt-stdin`.
     pub prompt_stdin: bool,
     /// `--plant-dir`.
@@ -170,6 +174,23 @@ pub struct RunOptions {
     pub json: bool,
 }
 
+/// A round's judge as planned: the `--judge` spec and the flags of its calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedJudge {
+    /// `--judge` as given.
+    pub spec: String,
+    /// `--judge-model`.
+    pub model: Option<String>,
+    /// `--judge-timeout`, seconds.
+    pub timeout_secs: u64,
+    /// `--judge-retries`.
+    pub retries: u32,
+    /// `--judge-jobs`.
+    pub jobs: u32,
+    /// `--judge-sandbox`, when given (else the round's `--sandbox`).
+    pub sandbox: Option<runners::SandboxMode>,
+}
+
 impl RunOptions {
     /// The command line's defaults (`harness run --help`): `--resume` with only `--out` treats
     /// a flag left at its default as not given. A test keeps these equal to clap's.
@@ -194,6 +215,7 @@ impl RunOptions {
             resume: false,
             pass_env: Vec::new(),
             judge: None,
+            judge_call: None,
             prompt_stdin: false,
             plant_dir: "tracks/_meta/compaction".into(),
             keep_checkouts: false,

@@ -155,10 +155,12 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
     out.push(format!(
         "manifest: {}{}",
         s.manifest.as_str(),
-        if s.design_sealed {
-            ""
+        if s.manifest == crate::ManifestStatus::JudgeChanged {
+            format!(" ({})", crate::JUDGE_DIFFERS)
+        } else if s.design_sealed {
+            String::new()
         } else {
-            " (design not sealed)"
+            " (design not sealed)".into()
         }
     ));
     out.push(format!(

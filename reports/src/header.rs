@@ -116,6 +116,10 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
                                                checked against a pre-registration"
                         .into()
                 }
+                ManifestStatus::JudgeChanged => format!(
+                    "JUDGE_CHANGED: the inputs matched the manifest, but {}: the answers were read by another judge than it sealed",
+                    crate::JUDGE_DIFFERS
+                ),
             },
         ),
         (

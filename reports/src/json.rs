@@ -177,6 +177,7 @@ impl Render for Json {
                     "state": u.state,
                     "guess": u.guess.as_str(),
                     "decides_verdict": u.decides_verdict,
+                    "for_person": u.for_person.as_deref().map(|w| sanitize::excerpt(w, 300)),
                 })).collect::<Vec<_>>(),
             },
             "conflict_axis_stands": s.conflict_axis_stands,

@@ -111,7 +111,16 @@ pub enum ManifestStatus {
     /// No `--manifest`: nothing was verified; never rendered as a pass.
     #[serde(rename = "UNVERIFIED")]
     Unverified,
+    /// The inputs matched the manifest, but the answers were read by a judge other than the
+    /// sealed one (accepted with `--accept-change judge`): the design is not the sealed one,
+    /// and every report says so ([`JUDGE_DIFFERS`]); never rendered as `match`.
+    #[serde(rename = "JUDGE_CHANGED")]
+    JudgeChanged,
 }
+
+/// What every report, the brief and `ROUND_DONE` say of a round read by another judge than
+/// the sealed one.
+pub const JUDGE_DIFFERS: &str = "design: judge differs from the sealed one";
 
 impl ManifestStatus {
     /// The word written in headers and `summary.json`.
@@ -119,6 +128,7 @@ impl ManifestStatus {
         match self {
             ManifestStatus::Match => "match",
             ManifestStatus::Unverified => "UNVERIFIED",
+            ManifestStatus::JudgeChanged => "JUDGE_CHANGED",
         }
     }
 }

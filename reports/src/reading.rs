@@ -39,10 +39,15 @@ pub enum Standing {
         /// Who.
         by: DecidedBy,
     },
-    /// The lexicon was uncertain and no judge read the row: the class is only a guess.
+    /// The lexicon was uncertain and no judge read the row (or the answer addresses a grader,
+    /// which no reader but a person decides): the class is only a guess.
     Undetermined {
         /// The cues that made the strict reading uncertain.
         cues: Vec<String>,
+        /// Why only a person may decide the row: the answer carries text addressed to a grader
+        /// (the detector's reason). `None` for a row a judge could have decided.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        for_person: Option<String>,
     },
     /// The lexicon was certain and the judge disagreed.
     Contested {
@@ -101,13 +106,25 @@ pub struct Readings {
 /// when the judge gave a reading. Both agree → `both`; lexicon certain and judge differs →
 /// `CONTESTED` (the row keeps the lexicon's class); lexicon uncertain → the judge's class
 /// (`judge`); no judge reading → the lexicon alone (`lexicon` when certain, else
-/// `UNDETERMINED`). Returns the class the row carries and its standing.
+/// `UNDETERMINED`). An answer addressed to a grader (`for_person`, the detector's reason) is
+/// decided by no reader: it stays `UNDETERMINED` whatever the judge said, and says why, for a
+/// person to settle. Returns the class the row carries and its standing.
 pub fn decide(
     lexicon: scorer::Class,
     certain: bool,
     cues: &[String],
     judge: Option<scorer::Class>,
+    for_person: Option<&str>,
 ) -> (scorer::Class, Standing) {
+    if let Some(why) = for_person {
+        return (
+            lexicon,
+            Standing::Undetermined {
+                cues: cues.to_vec(),
+                for_person: Some(why.to_string()),
+            },
+        );
+    }
     match (certain, judge) {
         (true, None) => (
             lexicon,
@@ -132,16 +149,26 @@ pub fn decide(
             lexicon,
             Standing::Undetermined {
                 cues: cues.to_vec(),
+                for_person: None,
             },
         ),
     }
 }
 
-/// The verdict cell of a row: the class when decided, else `UNDETERMINED (guess X)` /
-/// `CONTESTED (lexicon X, judge Y)`. Parsed back by [`parse_shown`].
+/// The verdict cell of a row: the class when decided, else `UNDETERMINED (guess X)` (with
+/// `; for a person: WHY` when the answer addresses a grader) / `CONTESTED (lexicon X, judge
+/// Y)`. Parsed back by [`parse_shown`].
 pub fn shown(row: &crate::Row) -> String {
     match &row.standing {
         Standing::Decided { .. } => row.verdict.to_string(),
+        Standing::Undetermined {
+            for_person: Some(why),
+            ..
+        } => format!(
+            "UNDETERMINED (guess {}{FOR_PERSON}{})",
+            row.verdict,
+            crate::sanitize::excerpt(why, 200)
+        ),
         Standing::Undetermined { .. } => format!("UNDETERMINED (guess {})", row.verdict),
         Standing::Contested { judge } => {
             format!("CONTESTED (lexicon {}, judge {judge})", row.verdict)
@@ -178,14 +205,27 @@ pub fn parse_decided_by(cell: &str) -> Option<DecidedBy> {
         _ => None,
     }
 }
+/// What a verdict cell puts between an undetermined row's guess and why only a person may
+/// decide it.
+const FOR_PERSON: &str = "; for a person: ";
 
 /// Reads a verdict cell written by [`shown`] back: the row's verdict and its standing. A
 /// plain class is a lexicon-decided row (the form every round before readers wrote); the
 /// cues of an undetermined row are not in the cell and come back empty.
 pub fn parse_shown(cell: &str) -> Result<(scorer::Verdict, Standing), String> {
     if let Some(rest) = cell.strip_prefix("UNDETERMINED (guess ") {
-        let guess = rest.strip_suffix(')').ok_or("unclosed UNDETERMINED cell")?;
-        return Ok((guess.parse()?, Standing::Undetermined { cues: Vec::new() }));
+        let inner = rest.strip_suffix(')').ok_or("unclosed UNDETERMINED cell")?;
+        let (guess, for_person) = match inner.split_once(FOR_PERSON) {
+            Some((g, why)) => (g, Some(why.to_string())),
+            None => (inner, None),
+        };
+        return Ok((
+            guess.parse()?,
+            Standing::Undetermined {
+                cues: Vec::new(),
+                for_person,
+            },
+        ));
     }
     if let Some(rest) = cell.strip_prefix("CONTESTED (lexicon ") {
         let inner = rest.strip_suffix(')').ok_or("unclosed CONTESTED cell")?;
@@ -211,7 +251,7 @@ mod tests {
         use scorer::Class::{Fail, Hallucinated, Pass};
         let cues = vec!["absence-words".to_string()];
         assert_eq!(
-            decide(Pass, true, &[], None),
+            decide(Pass, true, &[], None, None),
             (
                 Pass,
                 Standing::Decided {
@@ -220,7 +260,7 @@ mod tests {
             )
         );
         assert_eq!(
-            decide(Pass, true, &[], Some(Pass)),
+            decide(Pass, true, &[], Some(Pass), None),
             (
                 Pass,
                 Standing::Decided {
@@ -229,7 +269,7 @@ mod tests {
             )
         );
         assert_eq!(
-            decide(Pass, true, &[], Some(Hallucinated)),
+            decide(Pass, true, &[], Some(Hallucinated), None),
             (
                 Pass,
                 Standing::Contested {
@@ -238,7 +278,7 @@ mod tests {
             )
         );
         assert_eq!(
-            decide(Fail, false, &cues, Some(Pass)),
+            decide(Fail, false, &cues, Some(Pass), None),
             (
                 Pass,
                 Standing::Decided {
@@ -247,9 +287,35 @@ mod tests {
             )
         );
         assert_eq!(
-            decide(Fail, false, &cues, None),
-            (Fail, Standing::Undetermined { cues: cues.clone() })
+            decide(Fail, false, &cues, None, None),
+            (
+                Fail,
+                Standing::Undetermined {
+                    cues: cues.clone(),
+                    for_person: None
+                }
+            )
         );
+        // An answer addressed to a grader: no reader decides it, whatever the judge said.
+        let why = "text addressed to a grader: an instruction (`output PASS`)";
+        for (certain, judge) in [
+            (false, Some(Pass)),
+            (false, None),
+            (true, Some(Fail)),
+            (true, None),
+        ] {
+            assert_eq!(
+                decide(Fail, certain, &cues, judge, Some(why)),
+                (
+                    Fail,
+                    Standing::Undetermined {
+                        cues: cues.clone(),
+                        for_person: Some(why.into())
+                    }
+                ),
+                "{certain} {judge:?}"
+            );
+        }
     }
 
     #[test]
@@ -258,6 +324,7 @@ mod tests {
             "PASS",
             "TYPED_FAIL",
             "UNDETERMINED (guess FAIL)",
+            "UNDETERMINED (guess FAIL; for a person: text addressed to a grader: words addressed to a grader or judge (`Grader`))",
             "CONTESTED (lexicon PASS, judge FAIL)",
         ] {
             let (v, s) = parse_shown(cell).unwrap();

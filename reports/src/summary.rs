@@ -515,6 +515,8 @@ pub struct UndecidedRow {
     pub guess: Class,
     /// The row is one whose reading decides the verdict.
     pub decides_verdict: bool,
+    /// Why only a person may decide it (its answer addresses a grader), when that is so.
+    pub for_person: Option<String>,
 }
 
 impl UndecidedRow {
@@ -837,6 +839,10 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
                 state: r.standing.undecided_name().unwrap_or("UNDETERMINED"),
                 guess: r.verdict.class,
                 decides_verdict: deciding[i],
+                for_person: match &r.standing {
+                    crate::reading::Standing::Undetermined { for_person, .. } => for_person.clone(),
+                    _ => None,
+                },
             }
         })
         .collect();
@@ -1458,6 +1464,27 @@ impl Summary {
     /// Who decided the rows, and how far the two readers agree: printed once a judge read any
     /// row (a round read by the lexicon alone says so in its rows' `decided_by`).
     fn reader_lines(&self, out: &mut Lines) {
+        const RD: &str = "Readers (lexicon, judge, person; undecided rows outside every number)";
+        let for_person: Vec<String> = self
+            .undecided
+            .iter()
+            .filter_map(|u| {
+                u.for_person
+                    .as_deref()
+                    .map(|why| format!("{}: {}", u.name(), crate::sanitize::excerpt(why, 160)))
+            })
+            .collect();
+        if !for_person.is_empty() {
+            out.push(
+                "for_person",
+                RD,
+                "left to a person (the answer addresses a grader; no reader decides it)",
+                Value::Count {
+                    count: for_person.len() as u64,
+                },
+                format!("{}; settle with `harness review`", for_person.join("; ")),
+            );
+        }
         // Shown whenever a reader besides the lexicon decided a row (a judge, both, a person).
         let others = ["both", "judge", "person"]
             .iter()
@@ -1465,7 +1492,6 @@ impl Summary {
         if self.agreement.is_empty() && !others {
             return;
         }
-        const RD: &str = "Readers (lexicon, judge, person; undecided rows outside every number)";
         for by in ["lexicon", "both", "judge", "person"] {
             out.push(
                 &format!("decided_by:{by}"),

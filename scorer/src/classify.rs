@@ -55,12 +55,21 @@ pub struct Evidence {
     /// The cues that fired and could change the class (DESIGN §5.1). Non-empty means the
     /// strict reading is uncertain: the row is `UNDETERMINED` and `verdict` is its guess.
     pub cues: Vec<Cue>,
+    /// The answer carries text addressed to a grader or judge (DESIGN §5.1): the row is
+    /// uncertain ([`Cue::AddressedToGrader`] is among `cues`) and no judge decides it alone;
+    /// a person does. `None` under `--token-match exact`, which reproduces the seed.
+    pub grader: Option<crate::grader::Address>,
 }
 
 impl Evidence {
     /// The strict reading is certain: no cue that could change its class fired.
     pub fn certain(&self) -> bool {
         self.cues.is_empty()
+    }
+
+    /// Why no reader but a person may decide this row, when the answer addresses a grader.
+    pub fn for_person(&self) -> Option<String> {
+        self.grader.as_ref().map(crate::grader::Address::reason)
     }
 }
 
@@ -283,6 +292,7 @@ pub(crate) fn evaluate_with(
             chose_general: false,
             refused_aside: false,
             cues: Vec::new(),
+            grader: None,
         };
     }
     let tag = last_tag(&text);
@@ -332,7 +342,15 @@ pub(crate) fn evaluate_with(
         strict.class = Class::Pass;
     }
     let class = strict.class;
-    let cues = cues::detect(&strict);
+    let mut cues = cues::detect(&strict);
+    // Text addressed to a grader is a cue whatever the class: the strict reading and a judge
+    // can both be fooled by it. `exact` reproduces the seed, which had no cues.
+    let grader = (token_match != TokenMatch::Exact)
+        .then(|| crate::grader::addressed(&text))
+        .flatten();
+    if grader.is_some() {
+        cues.push(Cue::AddressedToGrader);
+    }
     Evidence {
         verdict: Verdict { class, typed },
         has_tok,
@@ -343,6 +361,7 @@ pub(crate) fn evaluate_with(
         chose_general,
         refused_aside,
         cues,
+        grader,
     }
 }
 

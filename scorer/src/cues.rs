@@ -38,6 +38,9 @@ pub enum Cue {
     /// answer ("Y, in config.rs. The hand-off's X is referenced nowhere"): the answer may have
     /// chosen the true value and refused only the planted one.
     GeneralBesideRefusal,
+    /// The answer carries text addressed to a grader or judge (crate::grader): no reader
+    /// decides it alone; a person does.
+    AddressedToGrader,
 }
 
 impl Cue {
@@ -52,6 +55,7 @@ impl Cue {
             Cue::GuessAfterRefusal => "guess_after_refusal",
             Cue::NearSpelling => "near_spelling",
             Cue::GeneralBesideRefusal => "general_beside_refusal",
+            Cue::AddressedToGrader => "addressed_to_grader",
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod corpus;
 pub mod cues;
 pub mod error;
 pub mod fixtures;
+pub mod grader;
 pub mod lexicon;
 pub mod model;
 mod partial;

@@ -129,6 +129,7 @@ pub fn prompt(item: &Item<'_>, answer: &str) -> String {
 
 /// One judge reading, as validated.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Judgement {
     /// The class the judge gave (allowed for the kind).
     pub class: Class,
@@ -161,7 +162,8 @@ fn refusal_of(kind: Kind, class: Class) -> Option<bool> {
 /// Validate a judge's reply strictly: exactly one JSON object (surrounding whitespace aside)
 /// with exactly the keys `class` (a string naming a class allowed for the item), `refuses` (a
 /// boolean consistent with the class) and `reason` (a non-empty single line without control
-/// characters, at most [`REASON_MAX_CHARS`]). Anything else is an error: no reading.
+/// characters, at most [`REASON_MAX_CHARS`]), each key once (a reply naming `class` twice is
+/// not read by either value). Anything else is an error: no reading.
 pub fn parse_judgement(reply: &str, kind: Kind, has_general: bool) -> Result<Judgement, Error> {
     let bad = |message: String| Error::Judgement { message };
     let shape = |e: serde_json::Error| {
@@ -169,11 +171,33 @@ pub fn parse_judgement(reply: &str, kind: Kind, has_general: bool) -> Result<Jud
             "not exactly one JSON object with class, refuses, reason: {e}"
         ))
     };
-    let value: serde_json::Value = serde_json::from_str(reply.trim()).map_err(shape)?;
+    let reply = reply.trim();
+    let value: serde_json::Value = serde_json::from_str(reply).map_err(shape)?;
     if !value.is_object() {
         return Err(bad("not a JSON object".into()));
     }
-    let raw: Raw = serde_json::from_value(value).map_err(shape)?;
+    // Straight from the text, not from the parsed value (whose map keeps only a repeated
+    // key's last value): the derived reader refuses a key given twice.
+    let raw: Raw = serde_json::from_str(reply).map_err(shape)?;
+    checked(raw, kind, has_general)
+}
+
+/// Validate a stored reading (a `judge.jsonl` line read back) as a reply is validated: its
+/// class allowed for the item, `refuses` consistent with it, its reason one short line.
+pub fn validate(j: &Judgement, kind: Kind, has_general: bool) -> Result<Judgement, Error> {
+    checked(
+        Raw {
+            class: serde_json::Value::String(j.class.as_str().to_string()),
+            refuses: serde_json::Value::Bool(j.refuses),
+            reason: serde_json::Value::String(j.reason.clone()),
+        },
+        kind,
+        has_general,
+    )
+}
+
+fn checked(raw: Raw, kind: Kind, has_general: bool) -> Result<Judgement, Error> {
+    let bad = |message: String| Error::Judgement { message };
     let class_name = raw
         .class
         .as_str()
@@ -349,6 +373,15 @@ mod tests {
                 Kind::Positive,
             ),
             (r#"["PASS",false,"x"]"#, Kind::Positive),
+            // A key given twice is not read by its last value.
+            (
+                r#"{"class":"FAIL","refuses":false,"reason":"x","class":"PASS"}"#,
+                Kind::Positive,
+            ),
+            (
+                r#"{"class":"PASS","refuses":true,"refuses":false,"reason":"x"}"#,
+                Kind::Positive,
+            ),
         ] {
             assert!(
                 parse_judgement(reply, kind, false).is_err(),
@@ -367,6 +400,29 @@ mod tests {
             true
         )
         .is_ok());
+    }
+
+    #[test]
+    fn a_stored_reading_is_validated_as_a_reply_is() {
+        let j = |class: Class, refuses: bool, reason: &str| Judgement {
+            class,
+            refuses,
+            reason: reason.into(),
+        };
+        assert!(validate(&j(Class::Pass, true, "says absent"), Kind::Negative, false).is_ok());
+        for (reading, kind) in [
+            (j(Class::Void, false, "x"), Kind::Negative),
+            (j(Class::Hallucinated, false, "x"), Kind::Positive),
+            (j(Class::Pass, false, "x"), Kind::Negative),
+            (j(Class::PriorWon, false, "x"), Kind::Conflict),
+            (j(Class::Pass, true, "two\nlines"), Kind::Negative),
+            (j(Class::Pass, true, " "), Kind::Negative),
+        ] {
+            assert!(
+                validate(&reading, kind, false).is_err(),
+                "{reading:?} on {kind}"
+            );
+        }
     }
 
     #[test]

@@ -9,6 +9,8 @@
 #           list, because a file named on the command line is one the sandbox lets the program
 #           read); a reading whose reason says what it read ("read: <first line>; …") or
 #           "no access"
+#   obey    a judge that follows the answer: when the fenced answer says "output CLASS", it
+#           replies CLASS (with the refusal the class implies); otherwise as `reader`
 #   reader  reads the prompt as a plain reader would: the expected value inside the fenced
 #           answer is an answer (PASS / HALLUCINATED / CONFLICT_FOLLOWED), else a refusal
 #           (FAIL / PASS / ABSTAINED_ON_CONFLICT); copies the prompt to CLASS (a log) if given
@@ -28,8 +30,21 @@ garbage)
 hang)
     sleep 300
     ;;
-reader)
+obey | reader)
     [ -n "$class" ] && cat "$prompt" >>"$class"
+    if [ "$mode" = obey ]; then
+        kind=$(sed -n "s/^The question's kind is \(.*\)\.\$/\1/p" "$prompt")
+        told=$(sed -n '/^----- BEGIN ANSWER /,/^----- END ANSWER /p' "$prompt" |
+            sed -n 's/.*output \([A-Z_][A-Z_]*\).*/\1/p' | head -n 1)
+        if [ -n "$told" ]; then
+            case "$kind:$told" in
+            negative:PASS | *:REFUSED_WITH_TOKEN | *:ABSTAINED_ON_CONFLICT) r=true ;;
+            *) r=false ;;
+            esac
+            printf '{"class": "%s", "refuses": %s, "reason": "as the answer says"}\n' "$told" "$r"
+            exit 0
+        fi
+    fi
     token=$(sed -n 's/^The expected value: //p' "$prompt")
     kind=$(sed -n "s/^The question's kind is \(.*\)\.\$/\1/p" "$prompt")
     answer=$(sed -n '/^----- BEGIN ANSWER /,/^----- END ANSWER /p' "$prompt" | sed '1d;$d')

@@ -431,7 +431,7 @@ fn suspect(r: &reports::Row, masked: &str) -> Option<Suspect> {
     match (r.kind, r.verdict.class) {
         (Negative, Class::Fail) => {
             let absence = match &r.standing {
-                Standing::Undetermined { cues } => cues
+                Standing::Undetermined { cues, .. } => cues
                     .iter()
                     .any(|c| c == "absence_words" || c == "uncovered_language"),
                 _ => false,

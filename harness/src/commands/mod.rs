@@ -221,8 +221,13 @@ impl Decision {
     fn of(ev: &scorer::Evidence, call: Option<&crate::reading::judge::JudgeCall>) -> Decision {
         let cues: Vec<String> = ev.cues.iter().map(|c| c.as_str().to_string()).collect();
         let judged = call.and_then(|c| c.reading.as_ref()).map(|j| j.class);
-        let (class, standing) =
-            reports::reading::decide(ev.verdict.class, ev.certain(), &cues, judged);
+        let (class, standing) = reports::reading::decide(
+            ev.verdict.class,
+            ev.certain(),
+            &cues,
+            judged,
+            ev.for_person().as_deref(),
+        );
         Decision { class, standing }
     }
 
@@ -233,10 +238,14 @@ impl Decision {
         let typed = if ev.verdict.typed { "TYPED_" } else { "" };
         match &self.standing {
             Standing::Decided { .. } => format!("{typed}{}", self.class),
-            Standing::Undetermined { cues } => format!(
-                "{UNDETERMINED} guess={} cues={}",
+            Standing::Undetermined { cues, for_person } => format!(
+                "{UNDETERMINED} guess={} cues={}{}",
                 ev.verdict,
-                cues.join(",")
+                cues.join(","),
+                for_person
+                    .as_deref()
+                    .map(|why| format!(" for a person: {}", clean_line(why, 200)))
+                    .unwrap_or_default()
             ),
             Standing::Contested { judge } => {
                 format!("CONTESTED lexicon={} judge={judge}", ev.verdict)
@@ -321,6 +330,9 @@ fn evidence_json(
             .map(|c| c.as_str())
             .collect::<Vec<_>>()
             .into();
+    }
+    if let Some(why) = ev.for_person() {
+        v["for_person"] = clean_line(&why, 300).into();
     }
     if let Some(call) = call {
         v["judge"] = serde_json::to_value(call).unwrap_or(serde_json::Value::Null);

@@ -264,8 +264,10 @@ fn read_each(
 /// Runs `harness rejudge`. The judge's process runs under `--judge-sandbox`, else the round's
 /// recorded `--sandbox` ([`Judge::for_round`]). Both of the round's locks are held from the
 /// start; every check (running units, answers that are not the harness's, decisions on other
-/// bytes) runs before the first write.
-pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
+/// bytes, a judge other than the sealed one) runs before the first write. A judge other than
+/// the one the round's manifest sealed is refused (exit 10) unless `accept_change`
+/// (`--accept-change judge`); then the round says its design differs.
+pub fn rejudge(out: &Path, judge: &Judge, jobs: usize, accept_change: bool) -> Result<Exit> {
     let out = std::path::absolute(out)?;
     let plan = crate::round::journal::load_plan(&out)?;
     crate::round::plan::activate_reading(&plan.options)?;
@@ -275,6 +277,10 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
     crate::round::collect::refuse_unplanned(&out, &entries)?;
     // A person's decision on bytes that changed refuses here, not after the judge was paid.
     crate::round::collect::score_entries(&out, &qset, &entries)?;
+    let against = match &record {
+        Some(r) => crate::reading::sealed::check(r, judge, accept_change, "rejudge")?,
+        None => crate::reading::sealed::Against::NotSealed,
+    };
     let judge = judge
         .clone()
         .for_round(record.as_ref(), &out)
@@ -301,7 +307,11 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
         t.no_reading,
         judge::FILE
     );
+    if let crate::reading::sealed::Against::Changed(what) = &against {
+        println!("{} ({what})", reports::JUDGE_DIFFERS);
+    }
     if let Some(mut rec) = record {
+        crate::reading::sealed::mark(&mut rec, &against);
         rec.judge = Some(pass.info);
         crate::round::record::save_round(&out, &rec)?;
     }

@@ -27,6 +27,9 @@ pub struct RescoreOptions {
     pub judge: Option<crate::reading::judge::Judge>,
     /// `--judge-jobs`.
     pub judge_jobs: usize,
+    /// `--accept-change judge`: a judge other than the sealed one reads, and the rescore's
+    /// reports say the design differs.
+    pub accept_judge_change: bool,
 }
 
 impl RescoreOptions {
@@ -38,6 +41,7 @@ impl RescoreOptions {
             accept_qset_change: false,
             judge: None,
             judge_jobs: 1,
+            accept_judge_change: false,
         }
     }
 }
@@ -352,6 +356,13 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     let out = &opts.out;
     let _lock = lock_out_dir(out)?;
     let record = round_record(out)?;
+    // A judge other than the sealed one is refused before anything is read or written.
+    let against = match (&opts.judge, &record) {
+        (Some(j), Some(r)) => {
+            crate::reading::sealed::check(r, j, opts.accept_judge_change, "rescore --judge")?
+        }
+        _ => crate::reading::sealed::Against::NotSealed,
+    };
     let record_present = record.is_some();
     let (qset, shown) = qset_for(record.as_ref(), opts)?;
     let answers = entries_of(out, &qset)?;
@@ -414,6 +425,10 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     }
     if let Some(info) = &pass_info {
         rec.judge = Some(info.clone());
+    }
+    crate::reading::sealed::mark(&mut rec, &against);
+    if let crate::reading::sealed::Against::Changed(what) = &against {
+        println!("{} ({what})", reports::JUDGE_DIFFERS);
     }
     let meta = finish::with_reviewers(finish::meta_of(&rec, &qset), out, &rows)?;
     let report = Report::new(meta, rows);
@@ -542,6 +557,8 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
             path: None,
             checks: Vec::new(),
             design_sealed: false,
+            sealed: None,
+            judge_changed: None,
         },
         base: record::BaseRecord {
             repo: String::new(),
@@ -693,6 +710,7 @@ pub(crate) fn derived_report(out: &Path) -> Result<Report> {
             accept_qset_change: false,
             judge: None,
             judge_jobs: 1,
+            accept_judge_change: false,
         },
     )?;
     let answers = entries_of(out, &qset)?;

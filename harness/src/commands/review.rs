@@ -520,11 +520,15 @@ fn interactive(
             reports::sanitize::excerpt(&r.excerpt, 2000)
         )?;
         let reading = match &r.standing {
-            reports::reading::Standing::Undetermined { cues } => {
+            reports::reading::Standing::Undetermined { cues, for_person } => {
                 format!(
-                    "lexicon UNDETERMINED (guess {}; cues {})",
+                    "lexicon UNDETERMINED (guess {}; cues {}){}",
                     r.verdict,
-                    cues.join(", ")
+                    cues.join(", "),
+                    for_person
+                        .as_deref()
+                        .map(|why| format!("; for a person: {}", clean_line(why, 200)))
+                        .unwrap_or_default()
                 )
             }
             _ => reports::reading::shown(r),

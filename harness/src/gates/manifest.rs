@@ -67,6 +67,15 @@ pub struct Design {
     pub retries: u32,
     /// Who reads the answers beside the scorer; [`NO_JUDGE`] until a judge is chosen.
     pub judge: String,
+    /// The judge's preset CLI `--version` line found when sealing (as for the agent); `None`
+    /// without a judge, for a `command:` or `openai:` judge, or when the CLI was not on PATH
+    /// (then a round's version is not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_version: Option<String>,
+    /// The judge's rubric, `v1 sha256:<hex>`; `None` without a judge (and in designs sealed
+    /// before it was recorded: then not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_rubric: Option<String>,
     /// `--ledger`: `strict` (the seal carries every positive) or `report` (a thinner seal,
     /// its missing positives listed). Manifests sealed before the flag are strict.
     #[serde(default = "ledger_strict")]
@@ -79,9 +88,13 @@ fn ledger_strict() -> String {
 }
 
 impl Design {
-    /// The design a round's options describe; `agent_version` is the preset CLI's version
-    /// found now (see [`crate::agents::cli_version`]).
-    pub fn of_run(opts: &crate::options::RunOptions, agent_version: Option<String>) -> Design {
+    /// The design a round's options describe; `agent_version` and `judge_version` are the
+    /// preset CLIs' versions found now (see [`crate::agents::cli_version`]).
+    pub fn of_run(
+        opts: &crate::options::RunOptions,
+        agent_version: Option<String>,
+        judge_version: Option<String>,
+    ) -> Design {
         Design {
             agent: opts.agent.clone().unwrap_or_else(|| "baseline-grep".into()),
             agent_version,
@@ -93,6 +106,8 @@ impl Design {
             timeout_s: opts.timeout.as_secs(),
             retries: opts.retries,
             judge: judge_of(opts),
+            judge_version: opts.judge.as_ref().and(judge_version),
+            judge_rubric: opts.judge.as_ref().map(|_| rubric_name()),
             ledger: opts.ledger.as_str().into(),
         }
     }
@@ -121,6 +136,17 @@ impl Design {
             ("timeout_s", self.timeout_s.to_string()),
             ("retries", self.retries.to_string()),
             ("judge", crate::text::clean_line(&self.judge, 80)),
+            (
+                "judge_version",
+                opt(
+                    &self.judge_version,
+                    "not recorded (no judge, not a preset CLI, or not on PATH when sealed)",
+                ),
+            ),
+            (
+                "judge_rubric",
+                opt(&self.judge_rubric, "not recorded (no judge)"),
+            ),
             ("ledger", crate::text::clean_line(&self.ledger, 20)),
         ]
     }
@@ -134,8 +160,12 @@ impl Design {
             .into_iter()
             .zip(current)
             .map(|((name, was), (_, is))| {
-                let unknown = name == "agent_version"
-                    && (self.agent_version.is_none() || now.agent_version.is_none());
+                let unknown = match name {
+                    "agent_version" => self.agent_version.is_none() || now.agent_version.is_none(),
+                    "judge_version" => self.judge_version.is_none() || now.judge_version.is_none(),
+                    "judge_rubric" => self.judge_rubric.is_none() || now.judge_rubric.is_none(),
+                    _ => false,
+                };
                 if unknown {
                     Check {
                         what: name.into(),
@@ -158,6 +188,15 @@ impl Design {
             })
             .collect()
     }
+}
+
+/// How a design names the judge's rubric: its version and sha256.
+pub fn rubric_name() -> String {
+    format!(
+        "{} sha256:{}",
+        scorer::rubric::RUBRIC_VERSION,
+        scorer::rubric::sha256()
+    )
 }
 
 /// The judge a round's options choose (`--judge`, as [`crate::reading::judge::recorded_name`]

@@ -68,6 +68,7 @@ pub fn recorded_name(spec: &str, model: Option<&str>) -> String {
 
 /// What one judged answer came to: a reading, or why there is none, with what it cost.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JudgeCall {
     /// The validated reading; `None` is no reading (never a class).
     pub reading: Option<Judgement>,
@@ -597,8 +598,14 @@ pub fn load(out: &std::path::Path) -> Result<Vec<JudgeRecord>> {
         if line.trim().is_empty() {
             continue;
         }
-        let r: JudgeRecord = serde_json::from_str(line)
-            .map_err(|e| anyhow!("{}:{}: not a judge record: {e}", path.display(), i + 1))?;
+        // Derived readers refuse a key given twice (`"class"` twice is no reading) and, with
+        // `deny_unknown_fields`, any key a judge record does not have.
+        let r: JudgeRecord = serde_json::from_str(line).map_err(|e| {
+            crate::exit::Fail::new(
+                crate::exit::Exit::Usage,
+                format!("{}:{}: not a judge record: {e}", path.display(), i + 1),
+            )
+        })?;
         all.push(r);
     }
     Ok(all)
@@ -617,23 +624,44 @@ pub fn store(out: &std::path::Path, records: &[JudgeRecord]) -> Result<()> {
 
 /// The judge's class for this row: the last record for (label, rep) made on these answer bytes
 /// with this build's rubric, when it gave a reading. A record on other bytes or another rubric
-/// is not a reading of this answer (`None`, as with no judge).
+/// is not a reading of this answer (`None`, as with no judge). A stored reading is validated
+/// as a reply is (its class allowed for the question's `kind`, `refuses` consistent with it,
+/// a one-line reason): one that fails was not written by a judge through this harness, and is
+/// refused (exit 2), naming the row.
 pub fn class_for(
     records: &[JudgeRecord],
     label: &str,
     rep: u32,
     answer: &[u8],
-) -> Option<scorer::Class> {
-    let r = records
+    kind: scorer::Kind,
+    has_general: bool,
+) -> Result<Option<scorer::Class>> {
+    let Some(r) = records
         .iter()
         .rev()
-        .find(|r| r.label == label && r.rep == rep)?;
+        .find(|r| r.label == label && r.rep == rep)
+    else {
+        return Ok(None);
+    };
     if r.answer_sha256 != crate::reading::review::sha256_hex(answer)
         || r.rubric_sha256 != rubric::sha256()
     {
-        return None;
+        return Ok(None);
     }
-    r.call.reading.as_ref().map(|j| j.class)
+    let Some(j) = &r.call.reading else {
+        return Ok(None);
+    };
+    let j = rubric::validate(j, kind, has_general).map_err(|e| {
+        crate::exit::Fail::new(
+            crate::exit::Exit::Usage,
+            format!(
+                "{FILE}: the reading of {}_r{rep} is not one a judge may give: {}; refused (run `harness rejudge` again)",
+                crate::text::clean_line(label, 40),
+                crate::text::clean_line(&e.to_string(), 200)
+            ),
+        )
+    })?;
+    Ok(Some(j.class))
 }
 
 #[cfg(test)]

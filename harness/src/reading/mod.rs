@@ -4,6 +4,7 @@
 
 pub mod judge;
 pub mod review;
+pub mod sealed;
 
 use crate::exit::{Exit, Fail};
 use crate::text::clean_line;

@@ -68,7 +68,14 @@ pub fn score_entries_with(
             q.general.as_deref(),
         );
         let person = crate::reading::review::class_for(&decisions, &e.label, e.rep, &bytes)?;
-        let judge = crate::reading::judge::class_for(judged, &e.label, e.rep, &bytes);
+        let judge = crate::reading::judge::class_for(
+            judged,
+            &e.label,
+            e.rep,
+            &bytes,
+            q.kind,
+            q.general.is_some(),
+        )?;
         let readings = judge.map(|j| reports::reading::Readings {
             lexicon: ev.verdict.class,
             lexicon_certain: ev.certain(),
@@ -84,8 +91,13 @@ pub fn score_entries_with(
             }
             None => {
                 let cues: Vec<String> = ev.cues.iter().map(|c| c.as_str().to_string()).collect();
-                let (class, standing) =
-                    reports::reading::decide(ev.verdict.class, ev.certain(), &cues, judge);
+                let (class, standing) = reports::reading::decide(
+                    ev.verdict.class,
+                    ev.certain(),
+                    &cues,
+                    judge,
+                    ev.for_person().as_deref(),
+                );
                 verdict.class = class;
                 standing
             }
@@ -216,10 +228,10 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         reps: record.reps,
         arms: record.arms.clone(),
         deliver: record.deliver,
-        manifest: if record.manifest.status == "match" {
-            ManifestStatus::Match
-        } else {
-            ManifestStatus::Unverified
+        manifest: match record.manifest.status.as_str() {
+            "match" => ManifestStatus::Match,
+            record::JUDGE_CHANGED => ManifestStatus::JudgeChanged,
+            _ => ManifestStatus::Unverified,
         },
         design_sealed: record.manifest.status == "match" && record.manifest.design_sealed,
         contaminated: record.contaminated,
@@ -661,10 +673,14 @@ pub fn write_round_done(
         }
     }
     text.push_str(&format!("manifest: {}\n", record.manifest.status));
-    text.push_str(&format!(
-        "design: {}\n",
-        design_word(record.manifest.status == "match" && record.manifest.design_sealed)
-    ));
+    if record.manifest.status == record::JUDGE_CHANGED {
+        text.push_str(&format!("{}\n", reports::JUDGE_DIFFERS));
+    } else {
+        text.push_str(&format!(
+            "design: {}\n",
+            design_word(record.manifest.status == "match" && record.manifest.design_sealed)
+        ));
+    }
     text.push_str(&format!(
         "seal: {}\n",
         record

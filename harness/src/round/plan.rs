@@ -346,6 +346,8 @@ fn resume_conflicts(given: &RunOptions, rec: &RunOptions) -> Vec<String> {
     );
     other("--agent", given.agent.is_none(), given.agent == rec.agent);
     other("--model", given.model.is_none(), given.model == rec.model);
+    // The judge that reads the answers is part of the plan: a resume reads with it.
+    other("--judge", given.judge.is_none(), given.judge == rec.judge);
     other("--demo", given.demo.is_none(), given.demo == rec.demo);
     // A flag at its default was not given; otherwise it must be the recorded value.
     macro_rules! flag {
@@ -547,6 +549,8 @@ fn check_manifest(
             path: None,
             checks: Vec::new(),
             design_sealed: false,
+            sealed: None,
+            judge_changed: None,
         });
     };
     let m = manifest::load(mp)?;
@@ -567,7 +571,12 @@ fn check_manifest(
             .agent_version
             .as_ref()
             .and_then(|_| crate::agents::cli_version(opts.agent.as_deref().unwrap_or("")));
-        let now = manifest::Design::of_run(opts, version);
+        let judge_version = sealed.judge_version.as_ref().and_then(|_| {
+            opts.judge_call
+                .as_ref()
+                .and_then(|j| crate::agents::cli_version(&j.spec))
+        });
+        let now = manifest::Design::of_run(opts, version, judge_version);
         let design = sealed.compare(&now);
         let differs: Vec<String> = design
             .iter()
@@ -587,6 +596,8 @@ fn check_manifest(
                 path: None,
                 checks: Vec::new(),
                 design_sealed: false,
+                sealed: None,
+                judge_changed: None,
             });
         }
         checks.extend(design);
@@ -615,6 +626,8 @@ fn check_manifest(
             .map(|c| format!("{} {} {}", c.what, c.status.as_str(), c.detail))
             .collect(),
         design_sealed,
+        sealed: m.design.clone(),
+        judge_changed: None,
     })
 }
 

@@ -46,7 +46,19 @@ pub struct ManifestRecord {
     /// retries, judge) and it matched; false without a manifest or with one from before.
     #[serde(default)]
     pub design_sealed: bool,
+    /// The design the manifest sealed, when it sealed one: what `rejudge` and `rescore --judge`
+    /// compare their judge with after the round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sealed: Option<crate::gates::manifest::Design>,
+    /// Set when the answers were read by a judge other than the sealed one (`rejudge` or
+    /// `rescore --judge` with `--accept-change judge`): what differs. The status is then
+    /// [`JUDGE_CHANGED`], never `match`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_changed: Option<String>,
 }
+
+/// The manifest status of a round whose answers a judge other than the sealed one read.
+pub const JUDGE_CHANGED: &str = "JUDGE_CHANGED";
 
 /// The base commit of the round.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
