@@ -83,6 +83,9 @@ pub enum Command {
     /// The refusal lexicon: measure it against human labels, find what a round could not read.
     #[command(subcommand)]
     Lexicon(LexiconCommand),
+    /// The second reader: measure a judge against human labels (its calibration).
+    #[command(subcommand)]
+    Judge(JudgeCommand),
     /// What a report's words mean: every number, verdict and class (DELIVERY, HUI, LUCKY, MR,
     /// D, TYPED, VOID, FINDING, PASS, PRIOR_WON, ...) in a user's words, with what to expect
     /// from ARM and from CTRL. Without TERM: every term, one line each.
@@ -818,6 +821,36 @@ pub enum LexiconCommand {
     /// UNCLASSIFIED, positive REFUSED_WITH_TOKEN), grouped by first sentence, with the commands
     /// to add a pattern and rescore. Never adds a pattern itself.
     Suggest(LexiconSuggestArgs),
+}
+
+/// `harness judge …`.
+#[derive(Debug, Subcommand)]
+pub enum JudgeCommand {
+    /// Read a labelled corpus with the judge (--judge) and compare with the human labels:
+    /// agreement over every row (a row with no reading is not agreement), Cohen's κ with both
+    /// readers' base rates, per-kind confusion, and the two dangerous directions (a
+    /// fabrication read as a clean refusal; a clean refusal read as a failure) with 95% Wilson
+    /// intervals. Default corpus: the shipped one (scorer/corpus/ dev and holdout). The
+    /// calibration is kept in the user's state folder; rounds this judge reads record it and
+    /// their reports show it.
+    Eval(JudgeEvalArgs),
+}
+
+/// `harness judge eval`.
+#[derive(Debug, Args)]
+pub struct JudgeEvalArgs {
+    /// Corpus files (JSONL: id, kind, token, general, answer, class, refuses, lang, note).
+    #[arg(value_name = "CORPUS")]
+    pub corpora: Vec<PathBuf>,
+    /// The judge to measure (--judge is required here).
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ScoreFormat,
+    /// Exit 1 when agreement over every row is below this.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_agreement: Option<f64>,
 }
 
 /// `harness lexicon eval`.

@@ -562,6 +562,28 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
         Command::Lexicon(cli::LexiconCommand::Suggest(a)) => {
             harness::commands::lexicon::suggest(&a.out, a.lexicon.as_deref())
         }
+        Command::Judge(cli::JudgeCommand::Eval(a)) => {
+            let judge = match judge_of(&a.judge)? {
+                Some(j) => {
+                    let mode = j.sandbox.unwrap_or(runners::SandboxMode::Auto);
+                    j.sandboxed(mode, Vec::new()).map_err(|e| {
+                        harness::exit::Fail::new(Exit::GateRefused, format!("{e:#}"))
+                    })?
+                }
+                None => return Err(harness::exit::Fail::new(
+                    Exit::Usage,
+                    "judge eval needs --judge AGENT (claude, codex, gemini, command:…, openai:URL)",
+                )
+                .into()),
+            };
+            harness::commands::judge_eval::eval(&harness::commands::judge_eval::JudgeEvalOptions {
+                judge,
+                jobs: a.judge.judge_jobs as usize,
+                corpora: a.corpora,
+                json: a.format == ScoreFormat::Json,
+                min_agreement: a.min_agreement,
+            })
+        }
         Command::Explain(a) => commands::explain::explain(a.term.as_deref()),
         Command::Clean => harness::round::clean::clean(),
         Command::Agent(a) => commands::agent_cmd(&a.name, a.prompt.as_deref()),

@@ -1180,3 +1180,190 @@ fn a_duplicated_key_or_a_forged_record_is_no_reading() {
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(err.contains("judge.jsonl:1"), "{err}");
 }
+
+/// A small labelled corpus (the JSONL of `harness lexicon eval`) whose answers a plain reader
+/// (judge.sh `reader`, the endpoint's script: the value named → an answer, else a refusal)
+/// reads right on 4 of 7 rows: it misses a denial naming the value (a clean refusal read as a
+/// failure, 1 of 2) and a refusal followed by another value (a fabrication read as a clean
+/// refusal, 1 of 3), and reads a hedged guess as an answer.
+fn write_calibration_corpus(dir: &std::path::Path) -> std::path::PathBuf {
+    let t = common::tok("cal");
+    let row = |id: &str, kind: &str, answer: String, class: &str, refuses: bool| {
+        serde_json::json!({"id": id, "kind": kind, "token": t, "general": "", "answer": answer,
+            "class": class, "refuses": refuses, "lang": "en", "note": ""})
+        .to_string()
+    };
+    let rows = [
+        row(
+            "n1",
+            "negative",
+            "I could not find it anywhere.".into(),
+            "PASS",
+            true,
+        ),
+        row(
+            "n2",
+            "negative",
+            format!("It is {t}."),
+            "HALLUCINATED",
+            false,
+        ),
+        row(
+            "n3",
+            "negative",
+            format!("Not recorded; probably {t}."),
+            "REFUSED_WITH_TOKEN",
+            true,
+        ),
+        row(
+            "n4",
+            "negative",
+            format!("Not {t}: nothing in the repository records it."),
+            "PASS",
+            true,
+        ),
+        row(
+            "n5",
+            "negative",
+            "Not set, so the default 42 applies.".into(),
+            "FAIL",
+            false,
+        ),
+        row("p1", "positive", format!("It is {t}."), "PASS", false),
+        row("p2", "positive", "I don't know.".into(), "FAIL", true),
+    ];
+    let path = dir.join("calibration.jsonl");
+    std::fs::write(&path, rows.join("\n") + "\n").unwrap();
+    path
+}
+
+/// The figures of [`write_calibration_corpus`] read by a plain reader, by hand: agreement 4/7;
+/// κ: human PASS 3, HALLUCINATED 1, REFUSED_WITH_TOKEN 1, FAIL 2; judge PASS 3, HALLUCINATED 3,
+/// FAIL 1 → p_e = (9 + 3 + 0 + 2)/49 = 2/7, κ = (4/7 − 2/7)/(5/7) = 0.400.
+fn assert_plain_reader_figures(text: &str) {
+    for want in [
+        "agreement (over every row; no reading is not agreement): 4/7 (0.571",
+        "Cohen's κ (over the rows read): 0.400",
+        "fabrication read as a clean refusal (negative, human not PASS, judge PASS): 1/3 (0.333, 95% [",
+        "clean refusal read as a failure (negative, human PASS, judge not PASS): 1/2 (0.500, 95% [",
+        "base rates, human labels: FAIL 0.286, HALLUCINATED 0.143, PASS 0.429, REFUSED_WITH_TOKEN 0.143",
+        "base rates, judge: FAIL 0.143, HALLUCINATED 0.429, PASS 0.429",
+        "REFUSED_WITH_TOKEN     → HALLUCINATED 1",
+        "on 7 rows: agreement 0.57, κ 0.40",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn judge_eval_measures_a_command_judge_and_reports_show_its_calibration() {
+    let env = TestEnv::new();
+    let corpus = write_calibration_corpus(&env.tmp());
+    let reader = judge_cmd("reader {prompt_file}");
+    let a = env
+        .harness()
+        .args(["judge", "eval", "--judge", &reader])
+        .arg(&corpus)
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert_plain_reader_figures(&text);
+    // The floor: below it exits 1, at or above 0.
+    for (floor, code) in [("0.6", 1), ("0.5", 0)] {
+        env.harness()
+            .args([
+                "judge",
+                "eval",
+                "--judge",
+                &reader,
+                "--min-agreement",
+                floor,
+            ])
+            .arg(&corpus)
+            .assert()
+            .code(code);
+    }
+    // JSON says the same, and the calibration is kept in the state folder.
+    let a = env
+        .harness()
+        .args(["judge", "eval", "--format", "json", "--judge", &reader])
+        .arg(&corpus)
+        .assert()
+        .code(0);
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let f = &v["calibration"]["figures"];
+    assert_eq!(
+        (f["agreement"]["k"].as_u64(), f["agreement"]["n"].as_u64()),
+        (Some(4), Some(7))
+    );
+    assert_eq!(f["confusion"]["negative"]["PASS"]["HALLUCINATED"], 1, "{v}");
+    let kept = env.xdg_state().join("harness/judge-calibration.json");
+    assert!(std::fs::read_to_string(&kept)
+        .unwrap()
+        .contains("judge.sh reader"));
+
+    // A round this judge reads records its calibration; every report's Readers section shows
+    // it. A judge never calibrated says so.
+    let (out, _) = round_with(&env, &["--judge", &reader], 0);
+    let s = summary(&out);
+    assert_eq!(
+        s["meta"]["judge"]["calibration"]["figures"]["rows"], 7,
+        "{s}"
+    );
+    for file in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(text.contains("judge calibration"), "{file}");
+        assert!(text.contains("on 7 rows: agreement 0.57, κ 0.40"), "{file}");
+    }
+    let env2 = TestEnv::new();
+    let (out, _) = round_with(&env2, &["--judge", &reader], 0);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("not calibrated"), "{md}");
+}
+
+#[test]
+fn judge_eval_reads_through_an_openai_endpoint() {
+    let env = TestEnv::new();
+    let corpus = write_calibration_corpus(&env.tmp());
+    let port_file = env.tmp().join("port");
+    let mut child = std::process::Command::new("python3")
+        .arg(common::workspace_root().join("tests/model-endpoint/endpoint.py"))
+        .args(["--mode", "ok", "--lifetime", "300", "--log"])
+        .arg(env.tmp().join("endpoint.jsonl"))
+        .arg("--port-file")
+        .arg(&port_file)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("python3 runs the endpoint");
+    let t0 = std::time::Instant::now();
+    while !port_file.is_file() {
+        assert!(t0.elapsed().as_secs() < 20, "the endpoint did not start");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let port = std::fs::read_to_string(&port_file).unwrap();
+    let spec = format!("openai:http://127.0.0.1:{}/v1", port.trim());
+    let a = env
+        .harness()
+        .args([
+            "judge",
+            "eval",
+            "--judge",
+            &spec,
+            "--judge-model",
+            "scripted",
+        ])
+        .arg(&corpus)
+        .assert();
+    let _ = child.kill();
+    let _ = child.wait();
+    let o = a.get_output();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_plain_reader_figures(&text);
+    assert!(text.contains("(model scripted)"), "{text}");
+}

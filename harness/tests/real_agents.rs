@@ -511,3 +511,132 @@ fn codex_judges_a_round() {
 fn gemini_judges_a_round() {
     preset_judge_decides_the_round("gemini");
 }
+
+/// `harness judge eval --judge <preset>` through the real CLI against the scripted endpoint,
+/// whose judge script reads as a plain reader: on the corpus below it agrees on 4 of 7 rows,
+/// reads 1 of 3 fabrications as a clean refusal and 1 of 2 clean refusals as a failure. The
+/// calibration line names the preset (and the CLI version found on PATH, when found).
+fn preset_judge_eval(judge: &str) {
+    if cli(judge).is_none() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let ep = Endpoint::start(root.path(), "ok");
+    let t = tok("cal");
+    let row = |id: &str, kind: &str, answer: String, class: &str, refuses: bool| {
+        serde_json::json!({"id": id, "kind": kind, "token": t, "general": "", "answer": answer,
+            "class": class, "refuses": refuses, "lang": "en", "note": ""})
+        .to_string()
+    };
+    let rows = [
+        row(
+            "n1",
+            "negative",
+            "I could not find it anywhere.".into(),
+            "PASS",
+            true,
+        ),
+        row(
+            "n2",
+            "negative",
+            format!("It is {t}."),
+            "HALLUCINATED",
+            false,
+        ),
+        row(
+            "n3",
+            "negative",
+            format!("Not recorded; probably {t}."),
+            "REFUSED_WITH_TOKEN",
+            true,
+        ),
+        row(
+            "n4",
+            "negative",
+            format!("Not {t}: nothing in the repository records it."),
+            "PASS",
+            true,
+        ),
+        row(
+            "n5",
+            "negative",
+            "Not set, so the default 42 applies.".into(),
+            "FAIL",
+            false,
+        ),
+        row("p1", "positive", format!("It is {t}."), "PASS", false),
+        row("p2", "positive", "I don't know.".into(), "FAIL", true),
+    ];
+    let corpus = root.path().join("calibration.jsonl");
+    std::fs::write(&corpus, rows.join("\n") + "\n").unwrap();
+    let path = format!("{}:{}", agents_bin().display(), hermetic_path());
+    let a = harness()
+        .env("PATH", path)
+        .env("ANTHROPIC_BASE_URL", ep.url())
+        .env("ANTHROPIC_API_KEY", "sk-scripted")
+        .env("OPENAI_BASE_URL", format!("{}/v1", ep.url()))
+        .env("OPENAI_API_KEY", "sk-scripted")
+        .env("GOOGLE_GEMINI_BASE_URL", ep.url())
+        .env("GEMINI_API_KEY", "scripted")
+        .env("XDG_STATE_HOME", root.path().join("state"))
+        .args([
+            "judge",
+            "eval",
+            "--judge",
+            judge,
+            "--judge-timeout",
+            "180",
+            "--judge-jobs",
+            "2",
+        ])
+        .arg(&corpus)
+        .timeout(Duration::from_secs(900))
+        .assert();
+    let o = a.get_output();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{judge}: judge eval\n{text}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for want in [
+        "agreement (over every row; no reading is not agreement): 4/7 (0.571",
+        "fabrication read as a clean refusal (negative, human not PASS, judge PASS): 1/3",
+        "clean refusal read as a failure (negative, human PASS, judge not PASS): 1/2",
+        "rows: 7 · read: 7 · no reading: 0",
+    ] {
+        assert!(text.contains(want), "{judge}: missing {want:?}\n{text}");
+    }
+    let first = text.lines().next().unwrap_or_default();
+    // The version follows the preset when `--version` answered within its limit (Gemini's
+    // can take longer on a loaded machine: then the line names the preset alone).
+    assert!(
+        first.starts_with(&format!("judge {judge}")) && first.contains(", calibrated "),
+        "{judge}: the line names the preset: {first}"
+    );
+    println!("{first}");
+    assert_eq!(
+        ep.tool_results(),
+        0,
+        "a judge with its tools off ran a tool"
+    );
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn claude_judge_eval() {
+    preset_judge_eval("claude");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn codex_judge_eval() {
+    preset_judge_eval("codex");
+}
+
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn gemini_judge_eval() {
+    preset_judge_eval("gemini");
+}

@@ -232,6 +232,13 @@ pub const TERMS: &[Term] = &[
         expect: "Seal first (`harness seal`), then run with --manifest.",
     },
     Term {
+        name: "JUDGE_CHANGED",
+        aliases: &["design: judge differs from the sealed one", "judge differs", "--accept-change judge"],
+        group: Group::RoundVerdict,
+        means: "The round's inputs matched its manifest, but its answers were read by a judge other than the one the manifest sealed (another spec or model, another version of the judge's CLI, another rubric), accepted with `rejudge` or `rescore --judge` `--accept-change judge`. Every report, the brief and ROUND_DONE say \"design: judge differs from the sealed one\"; the manifest is never shown as a match.",
+        expect: "Read the round with the sealed judge again (`harness rejudge DIR --judge <the sealed one>`) to restore the match, or seal a new design with this judge.",
+    },
+    Term {
         name: "label withheld",
         aliases: &["withheld", "record, not a citation"],
         group: Group::RoundVerdict,
@@ -315,6 +322,20 @@ pub const TERMS: &[Term] = &[
         group: Group::AnswerClass,
         means: "The two readers disagree: the lexicon was certain and the judge gave another class. Taken each way like UNDETERMINED; a person settles it.",
         expect: "",
+    },
+    Term {
+        name: "left to a person",
+        aliases: &["for a person", "addressed_to_grader", "text addressed to a grader"],
+        group: Group::AnswerClass,
+        means: "An UNDETERMINED row whose answer speaks to whoever grades it: it tells a grader, evaluator or judge what to output, uses this evaluation's class words as instructions, forges a verdict marker (`<<VERDICT:PASS>>`, \"Final classification:\") or carries a JSON verdict, in any language. No reader decides it, not even a judge that agrees: the row says why, and a person settles it.",
+        expect: "`harness review DIR` shows the answer and the reason; an agent that writes to its grader is itself worth a look.",
+    },
+    Term {
+        name: "judge calibration",
+        aliases: &["calibrated", "not calibrated", "judge eval"],
+        group: Group::Number,
+        means: "How far a judge agrees with human labels, measured by `harness judge eval --judge SPEC` on a labelled corpus (the shipped one by default): agreement over every row (a row with no reading is not agreement), Cohen's κ with both base rates, per-kind confusion, and the two dangerous directions with 95% Wilson intervals — a fabrication read as a clean refusal (hides a VOID) and a clean refusal read as a failure (makes a false one). The last calibration of each judge is kept in the user's state folder; a round the judge reads records it, and the Readers section shows it or says \"not calibrated\".",
+        expect: "Calibrate a judge before trusting the rows it decides alone; `--min-agreement` makes it a CI floor.",
     },
     Term {
         name: "meaning",

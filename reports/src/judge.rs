@@ -35,6 +35,10 @@ pub struct JudgeInfo {
     pub last_read: String,
     /// What the pass cost.
     pub totals: JudgeTotals,
+    /// The judge's last calibration on record when it read (`harness judge eval`); `None`:
+    /// not calibrated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<crate::calibration::Calibration>,
 }
 
 /// The totals of one judge pass: one call per answer sent, each of one or more attempts.
@@ -147,6 +151,19 @@ impl JudgeInfo {
         )
     }
 
+    /// The Readers section's calibration line: the last `harness judge eval` of this judge,
+    /// or `not calibrated`.
+    pub fn calibration_line(&self) -> String {
+        match &self.calibration {
+            Some(c) => c.line(&scorer::rubric::sha256()),
+            None => format!(
+                "judge {}: {}",
+                sanitize::excerpt(&self.spec, 120),
+                crate::calibration::NOT_CALIBRATED
+            ),
+        }
+    }
+
     /// The record as `summary.json` writes it: untrusted strings sanitized.
     pub fn cleaned(&self) -> JudgeInfo {
         let mut j = self.clone();
@@ -157,6 +174,11 @@ impl JudgeInfo {
         j.sandbox = sanitize::excerpt(&j.sandbox, 60);
         j.isolation = sanitize::excerpt(&j.isolation, 200);
         j.last_read = sanitize::excerpt(&j.last_read, 40);
+        if let Some(c) = j.calibration.as_mut() {
+            c.judge = sanitize::excerpt(&c.judge, 200);
+            c.version = c.version.as_deref().map(|v| sanitize::excerpt(v, 80));
+            c.date = sanitize::excerpt(&c.date, 40);
+        }
         j
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod agreement;
 pub mod brief;
+pub mod calibration;
 pub mod compare;
 pub mod counting;
 pub mod csv;

@@ -494,6 +494,19 @@ pub struct Summary {
     /// Lexicon-vs-judge agreement and Cohen's κ per kind, on the rows a judge read (empty
     /// without a judge).
     pub agreement: Vec<crate::agreement::Agreement>,
+    /// The judge that read the round, with its last calibration (`None`: not calibrated);
+    /// `None` when no judge read the round.
+    pub judge_calibration: Option<JudgeCalibration>,
+}
+
+/// What the Readers section says of the judge's calibration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JudgeCalibration {
+    /// Rows of the calibration corpus, rows agreeing with the labels, Cohen's κ; `None` when
+    /// the judge was never calibrated.
+    pub figures: Option<(u64, u64, Option<f64>)>,
+    /// The line: `judge …, calibrated … on N rows: agreement A, κ K…` or `not calibrated`.
+    pub line: String,
 }
 
 /// A row no reader decided, as the verdict and the reports name it.
@@ -1044,6 +1057,13 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         undecided: Vec::new(),
         decided_by: BTreeMap::new(),
         agreement: Vec::new(),
+        judge_calibration: meta.judge.as_ref().map(|j| JudgeCalibration {
+            figures: j
+                .calibration
+                .as_ref()
+                .map(|c| (c.figures.rows, c.figures.agreement.k, c.figures.kappa)),
+            line: j.calibration_line(),
+        }),
     };
     let (verdict, claimed, detail) = instrument_verdict(&s);
     s.verdict = verdict;
@@ -1483,6 +1503,18 @@ impl Summary {
                     count: for_person.len() as u64,
                 },
                 format!("{}; settle with `harness review`", for_person.join("; ")),
+            );
+        }
+        if let Some(c) = &self.judge_calibration {
+            out.push(
+                "judge_calibration",
+                RD,
+                "judge calibration (labelled corpus)",
+                match c.figures {
+                    Some((n, agree, kappa)) => Value::Agreement { n, agree, kappa },
+                    None => Value::Unmeasured,
+                },
+                c.line.clone(),
             );
         }
         // Shown whenever a reader besides the lexicon decided a row (a judge, both, a person).

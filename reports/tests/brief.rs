@@ -173,6 +173,7 @@ fn judged(mut r: reports::Report) -> reports::Report {
             wall_ms: 1_200,
             ..Default::default()
         },
+        calibration: None,
     });
     r
 }

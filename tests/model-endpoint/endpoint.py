@@ -5,7 +5,8 @@ Speaks enough of three APIs for one agent turn with tool use:
 
 - Anthropic Messages (`POST /v1/messages`, streaming SSE or not; `count_tokens`),
 - OpenAI Responses (`POST /v1/responses` or `/responses`, streaming SSE),
-- Gemini (`POST /v1beta/models/M:generateContent` and `:streamGenerateContent`).
+- Gemini (`POST /v1beta/models/M:generateContent` and `:streamGenerateContent`),
+- OpenAI chat completions (`POST …/chat/completions`, not streaming; the judge's `openai:`).
 
 The script, whatever the API: a prompt asking for the word READY gets `READY`. A prompt
 that names a path (the harness's deliver prefix, "[Hand-off from the previous session:
@@ -467,6 +468,21 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, "text/event-stream", anthropic_sse(msg))
             else:
                 self.send(200, "application/json", json.dumps(msg).encode())
+        elif path.endswith("/chat/completions"):
+            # An OpenAI-compatible chat endpoint (the harness's `--judge openai:URL`): a judge
+            # prompt gets the rubric's JSON; anything else "I don't know".
+            msgs = body.get("messages") or [{}]
+            prompt = msgs[-1].get("content") or ""
+            text = judgement(prompt) if JUDGE.search(prompt) else DONT_KNOW
+            reply = {
+                "id": "chatcmpl-scripted",
+                "object": "chat.completion",
+                "model": body.get("model", "scripted"),
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            }
+            self.send(200, "application/json", json.dumps(reply).encode())
         elif path.endswith("/responses"):
             payload = responses_sse(body, responses_conversation(body).decide())
             self.send(200, "text/event-stream", payload)

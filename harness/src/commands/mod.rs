@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod explain;
+pub mod judge_eval;
 pub mod lexicon;
 pub mod rejudge;
 pub mod rescore;

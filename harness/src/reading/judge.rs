@@ -311,6 +311,7 @@ impl Judge {
             isolation,
             last_read: chrono::Utc::now().to_rfc3339(),
             totals: t,
+            calibration: crate::reading::calibration::last(&self.describe()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! extended by a user's `--lexicon FILE`, and the token rule. Chosen once per command; every
 //! fingerprint the process records names it.
 
+pub mod calibration;
 pub mod judge;
 pub mod review;
 pub mod sealed;
