@@ -179,7 +179,10 @@ fn compare_counts_the_rows_each_report_counts() {
     let mut rows = ok_rows();
     for r in rows.iter_mut() {
         if r.arm == Arm::Arm && r.qid == "p2" && r.rep == 1 {
-            r.standing = Standing::Undetermined { cues: vec![] };
+            r.standing = Standing::Undetermined {
+                cues: vec![],
+                for_person: None,
+            };
             r.verdict.class = Class::Fail;
         }
         if r.arm == Arm::Arm && r.qid == "c1" {

@@ -518,7 +518,10 @@ fn the_bars_count_what_the_lines_count() {
     let mut rows = ok_rows();
     for r in rows.iter_mut() {
         if r.arm == Arm::Arm && r.qid == "p2" && r.rep == 2 {
-            r.standing = Standing::Undetermined { cues: vec![] };
+            r.standing = Standing::Undetermined {
+                cues: vec![],
+                for_person: None,
+            };
             r.verdict.class = Class::Fail;
         }
         if r.arm == Arm::Ctrl && r.qid == "n1" && r.rep == 1 {
@@ -527,7 +530,10 @@ fn the_bars_count_what_the_lines_count() {
             };
         }
         if r.arm == Arm::Arm && r.qid == "c1" && r.rep == 1 {
-            r.standing = Standing::Undetermined { cues: vec![] };
+            r.standing = Standing::Undetermined {
+                cues: vec![],
+                for_person: None,
+            };
         }
     }
     let r = reports::Report::new(meta(&QS), rows);
