@@ -168,6 +168,84 @@ pub fn check_writable(out: &Path) -> Result<()> {
     }
 }
 
+/// The harness's state folders, where default out-dirs and the record of every out-dir live:
+/// `$XDG_STATE_HOME/harness` and `~/.local/state/harness` (both, when they differ: a round made
+/// with either setting stays protected after it changes), and the temp folder's
+/// `harness-rounds` (the fallback without a home).
+pub fn state_dirs() -> Vec<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let mut dirs = Vec::new();
+    if let Some(state) = var("XDG_STATE_HOME") {
+        dirs.push(state.join("harness"));
+    }
+    if let Some(home) = var("HOME") {
+        dirs.push(home.join(".local").join("state").join("harness"));
+    }
+    dirs.push(std::env::temp_dir().join("harness-rounds"));
+    let mut out: Vec<PathBuf> = Vec::new();
+    for d in dirs {
+        let d = resolved(&d).unwrap_or(d);
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The file in each state folder listing every out-dir a round was planned in, one a line.
+pub const OUT_DIRS_FILE: &str = "out-dirs";
+
+/// Records `out` in the state folder's list of out-dirs (appended once; the list is the
+/// user's alone, 0600), so later rounds deny their agents every earlier round's out-dir
+/// wherever it is. A state folder that cannot be written records nothing.
+pub fn register(out: &Path) {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let Some(dir) = default_root().parent().map(Path::to_path_buf) else {
+        return;
+    };
+    let Ok(out) = resolved(out) else { return };
+    let file = dir.join(OUT_DIRS_FILE);
+    let line = out.to_string_lossy().to_string();
+    if line.contains('\n') {
+        return;
+    }
+    let known = std::fs::read_to_string(&file).unwrap_or_default();
+    if known.lines().any(|l| l == line) {
+        return;
+    }
+    let _ = std::fs::create_dir_all(&dir).and_then(|_| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(&file)
+            .and_then(|mut f| writeln!(f, "{line}"))
+    });
+}
+
+/// What no agent (nor judge) may read, whatever the round: every state folder
+/// ([`state_dirs`]), and every out-dir recorded in one of them that still exists. Denied by
+/// what they are: the sandbox keeps each out of every read rule.
+pub fn protected() -> Vec<PathBuf> {
+    let mut all = state_dirs();
+    for dir in state_dirs() {
+        let listed = std::fs::read_to_string(dir.join(OUT_DIRS_FILE)).unwrap_or_default();
+        for l in listed.lines().filter(|l| l.starts_with('/')) {
+            let p = PathBuf::from(l);
+            if p.exists() && !all.contains(&p) {
+                all.push(p);
+            }
+        }
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The channels the adversary reports, each of which must appear in every answer.
-const CHANNELS: [&str; 31] = [
+const CHANNELS: [&str; 33] = [
     "proc_cmdline",
     "ps_ef",
     "parent_cmdline",
@@ -43,6 +43,8 @@ const CHANNELS: [&str; 31] = [
     "user_home_memory",
     "user_home_write",
     "fresh_home_memory",
+    "state_list",
+    "past_rounds",
     "git_beyond_base",
     "dev_tty",
     "tiocsti",
@@ -971,6 +973,316 @@ fn overlay_dispatches_do_not_see_each_other_and_mounts_name_no_arm() {
         }
         if overlay {
             assert!(a.contains(" - overlay "), "no overlay mount seen: {a}");
+        }
+    }
+}
+
+/// Where one install layout puts the agent's program under a home `h` (the adversary script at
+/// `script` copied or linked into place), returning the folder its installer puts on PATH.
+type Install = fn(h: &Path, script: &Path) -> PathBuf;
+
+/// Copies `script` to `to` as an executable (its folders made).
+fn install_exe(script: &Path, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(script, to).unwrap();
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// An npm package at `<prefix>/lib/node_modules/advpkg/cli.sh`, linked from `<prefix>/bin/agent`.
+fn npm_package(prefix: &Path, script: &Path) -> PathBuf {
+    install_exe(script, &prefix.join("lib/node_modules/advpkg/cli.sh"));
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::os::unix::fs::symlink(
+        "../lib/node_modules/advpkg/cli.sh",
+        prefix.join("bin/agent"),
+    )
+    .unwrap();
+    prefix.join("bin")
+}
+
+/// The preset layouts a user's agent CLI is installed in: (name, state folder relative to the
+/// home when `XDG_STATE_HOME` is set there — `None` for the XDG default `~/.local/state`, the
+/// install).
+const LAYOUTS: [(&str, Option<&str>, Install); 8] = [
+    ("npm global with prefix ~/.local", None, |h, s| {
+        npm_package(&h.join(".local"), s)
+    }),
+    (
+        "~/.local/bin plain file, no ~/.local/share",
+        None,
+        |h, s| {
+            install_exe(s, &h.join(".local/bin/agent"));
+            h.join(".local/bin")
+        },
+    ),
+    (
+        "~/.local/bin plain file, XDG_STATE_HOME elsewhere in ~/.local",
+        Some(".local/xdg-state"),
+        |h, s| {
+            install_exe(s, &h.join(".local/bin/agent"));
+            h.join(".local/bin")
+        },
+    ),
+    ("~/.local/bin link to ~/.local/share", None, |h, s| {
+        let v = h.join(".local/share/advagent/versions/1.0.0");
+        install_exe(s, &v);
+        std::fs::create_dir_all(h.join(".local/bin")).unwrap();
+        std::os::unix::fs::symlink(&v, h.join(".local/bin/agent")).unwrap();
+        h.join(".local/bin")
+    }),
+    ("~/bin", None, |h, s| {
+        install_exe(s, &h.join("bin/agent"));
+        h.join("bin")
+    }),
+    ("~/.npm-global", None, |h, s| {
+        npm_package(&h.join(".npm-global"), s)
+    }),
+    ("nvm", None, |h, s| {
+        npm_package(&h.join(".nvm/versions/node/v20.0.0"), s)
+    }),
+    ("Homebrew-like prefix", None, |h, s| {
+        let prefix = h.join(".linuxbrew");
+        install_exe(s, &prefix.join("Cellar/advagent/1.0/bin/agent"));
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        std::os::unix::fs::symlink("../Cellar/advagent/1.0/bin/agent", prefix.join("bin/agent"))
+            .unwrap();
+        prefix.join("bin")
+    }),
+];
+
+/// Runs the adversary installed as `layout` lays it out, under `mode`, in a home of its own
+/// holding a past round in the harness's state folder. Returns the parsed answers.
+fn layout_round(w: &World, n: usize, mode: &str) -> Vec<Channels> {
+    let (name, state_rel, install) = LAYOUTS[n];
+    let h = w.dir.path().join(format!("homes/{n}-{mode}/home"));
+    std::fs::create_dir_all(h.join(".ssh")).unwrap();
+    let state_home = h.join(state_rel.unwrap_or(".local/state"));
+    let state = state_home.join("harness");
+    // A past round where the harness keeps them: its label map and an answer with a token.
+    let past = state.join("rounds/2026-01-01-past");
+    std::fs::create_dir_all(past.join("journal")).unwrap();
+    std::fs::create_dir_all(past.join("dispatches")).unwrap();
+    std::fs::write(
+        past.join("journal/plan.json"),
+        "{\"dispatches\":[{\"label\":\"pastlabel1\",\"arm\":\"ARM\"}]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        past.join("dispatches/pastlabel1_r1.txt"),
+        format!("The codename is {}.\n", tok("past")),
+    )
+    .unwrap();
+    let bin = install(&h, &agents_dir().join("adversary.sh"));
+    let out = w.out(&format!("layout-{n}-{mode}"));
+    let agent = format!(
+        "command:agent {{prompt}} out={} repo={} qset={} seal={} home={} state={} past={}",
+        out.display(),
+        w.repo.display(),
+        w.qset.display(),
+        w.seal.display(),
+        h.display(),
+        state.display(),
+        past.display(),
+    );
+    let mut c = harness();
+    c.arg("run")
+        .arg("--qset")
+        .arg(&w.qset)
+        .arg("--seal")
+        .arg(&w.seal)
+        .arg("--repo")
+        .arg(&w.repo)
+        .args(["--base-sha", &w.base, "--agent", &agent])
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--reps",
+            "1",
+            "--quiet",
+            "--arms",
+            "CTRL",
+            "--sandbox",
+            mode,
+        ])
+        .current_dir(w.dir.path())
+        .env("HOME", &h)
+        .env("PATH", format!("{}:{}", bin.display(), hermetic_path()))
+        .timeout(Duration::from_secs(240));
+    match state_rel {
+        Some(_) => c.env("XDG_STATE_HOME", &state_home),
+        None => c.env_remove("XDG_STATE_HOME"),
+    };
+    let o = c.output().unwrap();
+    let done = std::fs::read_to_string(out.join("ROUND_DONE"))
+        .unwrap_or_else(|e| panic!("{name} {mode}: no ROUND_DONE ({e})\n{}", show(&o)));
+    assert!(
+        done.contains("complete: yes"),
+        "{name} {mode}: {done}\n{}",
+        show(&o)
+    );
+    let parsed: Vec<Channels> = answers(&out).values().map(|a| channels(a)).collect();
+    assert_eq!(parsed.len(), 2, "{name} {mode}");
+    parsed
+}
+
+/// Nothing of a user's rounds is readable by an agent, whatever its install place: for every
+/// usual layout (the program where its installer puts it, its folder on PATH), under `full`
+/// and `auto`, the state folder is not listed, a past round's label map and answers are not
+/// read (denied, not absent), and no other channel is open. Under `none` the same probe reads
+/// the past round: it can tell "closed" from "not looked".
+#[test]
+fn every_install_layout_reads_no_round_under_full_and_auto() {
+    let w = world();
+    let mut failures = Vec::new();
+    for (n, (name, _, _)) in LAYOUTS.iter().enumerate() {
+        for mode in ["full", "auto"] {
+            let parsed = layout_round(&w, n, mode);
+            for p in &parsed {
+                for (c, (open, ev)) in p {
+                    if *open {
+                        failures.push(format!("{name} under {mode}: {c}: {ev}"));
+                    }
+                }
+                for c in ["state_list", "past_rounds"] {
+                    if !p[c].1.contains("Permission denied") {
+                        failures.push(format!("{name} under {mode}: {c} not denied: {}", p[c].1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let control = layout_round(&w, 1, "none");
+    for p in &control {
+        assert!(p["past_rounds"].0, "{}", p["past_rounds"].1);
+        assert!(p["state_list"].0, "{}", p["state_list"].1);
+    }
+}
+
+/// Under `full`, a read rule the agent needs that would expose a denied path (here its script,
+/// kept in the repository's ignored folder) refuses the round before any dispatch, exit 8,
+/// naming the rule's path and the denied one.
+#[test]
+fn full_refuses_a_read_rule_that_would_expose_a_denied_path() {
+    let w = world();
+    let script = w.repo.join("tracks/agent.sh");
+    std::fs::write(&script, "#!/bin/sh\necho hello\n").unwrap();
+    let out = w.out("exposing-rule");
+    let o = w.run(
+        &out,
+        &format!("command:sh {} {{prompt}}", script.display()),
+        &["--sandbox", "full", "--arms", "CTRL"],
+    );
+    assert_eq!(o.status.code(), Some(8), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let repo = w.repo.canonicalize().unwrap();
+    assert!(
+        err.contains(&script.canonicalize().unwrap().display().to_string())
+            && err.contains(&format!("denied path {}", repo.display())),
+        "{err}"
+    );
+    assert!(answers_or_none(&out).is_empty(), "no dispatch may run");
+}
+
+/// Every dispatch's answer, none when the round made no `dispatches/` folder.
+fn answers_or_none(out: &Path) -> BTreeMap<String, String> {
+    if dispatches(out).is_dir() {
+        answers(out)
+    } else {
+        BTreeMap::new()
+    }
+}
+
+/// Every out-dir is denied by what it is, wherever it was put: an earlier round's `--out` inside
+/// the agent's own install prefix (`~/tools/bin/agent`, prefix `~/tools`, the round in
+/// `~/tools/rounds/r1`) is not readable by a later round's agent under `full`, and is under
+/// `none` (the probe can tell).
+#[test]
+fn an_earlier_out_dir_inside_the_agents_prefix_is_denied() {
+    let w = world();
+    let h = w.dir.path().join("toolshome/home");
+    std::fs::create_dir_all(&h).unwrap();
+    let env = TestEnv::new();
+    let earlier = h.join("tools/rounds/r1");
+    let o = env
+        .harness()
+        .arg("run")
+        .arg("--qset")
+        .arg(&w.qset)
+        .arg("--seal")
+        .arg(&w.seal)
+        .arg("--repo")
+        .arg(&w.repo)
+        .args([
+            "--base-sha",
+            &w.base,
+            "--agent",
+            "baseline-grep",
+            "--deliver",
+        ])
+        .arg("--out")
+        .arg(&earlier)
+        .args(["--reps", "1", "--quiet", "--sandbox", "none"])
+        .current_dir(w.dir.path())
+        .env("HOME", &h)
+        .timeout(Duration::from_secs(240))
+        .output()
+        .unwrap();
+    assert!(earlier.join("ROUND_DONE").exists(), "{}", show(&o));
+    install_exe(
+        &agents_dir().join("adversary.sh"),
+        &h.join("tools/bin/agent"),
+    );
+    for (mode, open) in [("full", false), ("none", true)] {
+        let out = w.out(&format!("earlier-{mode}"));
+        let agent = format!(
+            "command:agent {{prompt}} out={} home={} past={}",
+            out.display(),
+            h.display(),
+            earlier.display()
+        );
+        let o = env
+            .harness()
+            .arg("run")
+            .arg("--qset")
+            .arg(&w.qset)
+            .arg("--seal")
+            .arg(&w.seal)
+            .arg("--repo")
+            .arg(&w.repo)
+            .args(["--base-sha", &w.base, "--agent", &agent])
+            .arg("--out")
+            .arg(&out)
+            .args([
+                "--reps",
+                "1",
+                "--quiet",
+                "--arms",
+                "CTRL",
+                "--sandbox",
+                mode,
+            ])
+            .current_dir(w.dir.path())
+            .env("HOME", &h)
+            .env(
+                "PATH",
+                format!("{}:{}", h.join("tools/bin").display(), hermetic_path()),
+            )
+            .timeout(Duration::from_secs(240))
+            .output()
+            .unwrap();
+        let ans = answers_or_none(&out);
+        assert_eq!(ans.len(), 2, "{}", show(&o));
+        for a in ans.values() {
+            let p = channels(a);
+            assert_eq!(p["past_rounds"].0, open, "{mode}: {}", p["past_rounds"].1);
+            if !open {
+                assert!(
+                    p["past_rounds"].1.contains("Permission denied"),
+                    "{}",
+                    p["past_rounds"].1
+                );
+            }
         }
     }
 }

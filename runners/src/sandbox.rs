@@ -706,13 +706,14 @@ const HOME_MARKERS: [&str; 11] = [
 ];
 
 /// Whether a read rule on `p` would cover a user's home, state or config: `p` contains a
-/// home marker ([`HOME_MARKERS`], an agent memory folder), is an XDG base folder's parent,
-/// or holds a `harness/rounds` folder (past rounds' answers).
+/// home marker ([`HOME_MARKERS`], an agent memory folder), holds a `state` folder (as `~/.local`
+/// does, with `state/harness`), or holds a `harness/rounds` folder (past rounds' answers). A
+/// second line only: what a round protects is denied by its path ([`SandboxRequest::forbid`]).
 fn holds_user_data(p: &Path) -> bool {
     HOME_MARKERS.iter().any(|m| p.join(m).exists())
         || AGENT_MEMORY_DIRS.iter().any(|m| p.join(m).exists())
         || p.join("harness/rounds").exists()
-        || p.join("share").exists() && p.join("state").exists()
+        || p.join("state").is_dir()
 }
 
 /// `#!` interpreter of a script (`/usr/bin/env node` → `node` resolved on PATH).
@@ -759,11 +760,7 @@ pub fn allowed_paths(
     path_var: Option<&OsStr>,
 ) -> AllowedPaths {
     let mut a = AllowedPaths::default();
-    let forbidden: Vec<PathBuf> = req
-        .forbid
-        .iter()
-        .map(|f| fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
-        .collect();
+    let forbidden: Vec<PathBuf> = req.forbid.iter().map(|f| resolved(f)).collect();
     let clashes = |p: &Path| {
         forbidden
             .iter()
@@ -842,11 +839,26 @@ pub fn allowed_paths(
     // An interpreter takes its program as an argument (`sh agent.sh`, `python3 agent.py`):
     // an absolute argument naming an existing regular file may be read, that file alone
     // (a relative one lies in the checkout, which is allowed already).
+    // The script an interpreter runs is part of the program: one in a denied path is said (and
+    // refused under `full`); any other argument in one simply gets no rule.
+    let script = script_of(agent_argv).and_then(|p| fs::canonicalize(p).ok());
     for arg in agent_argv.iter().skip(1) {
         let p = Path::new(arg);
         if p.is_absolute() && p.is_file() {
             if let Ok(c) = fs::canonicalize(p) {
-                push(&mut a.read_exec, c);
+                match forbidden.iter().find(|f| c.starts_with(f)) {
+                    Some(f) if script.as_ref() == Some(&c) => {
+                        let why = format!(
+                            "{} clashes with the forbidden path {}: no rule may admit it",
+                            c.display(),
+                            f.display()
+                        );
+                        if !a.program_refusals.contains(&why) {
+                            a.program_refusals.push(why);
+                        }
+                    }
+                    _ => push(&mut a.read_exec, c),
+                }
             }
         }
     }
@@ -860,6 +872,41 @@ pub fn allowed_paths(
         }
     }
     a
+}
+
+/// Programs that run a script named by their first argument.
+const INTERPRETERS: [&str; 12] = [
+    "sh", "bash", "dash", "zsh", "ksh", "python", "node", "perl", "ruby", "deno", "bun", "env",
+];
+
+/// The script file an interpreter (`sh`, `python3`, `node`, …) is given as its first operand,
+/// when that is an absolute path to a file.
+fn script_of(agent_argv: &[OsString]) -> Option<PathBuf> {
+    let name = Path::new(agent_argv.first()?)
+        .file_name()?
+        .to_string_lossy();
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&base) {
+        return None;
+    }
+    let first = agent_argv[1..]
+        .iter()
+        .find(|a| !a.to_string_lossy().starts_with('-'))?;
+    let p = Path::new(first);
+    (p.is_absolute() && p.is_file()).then(|| p.to_path_buf())
+}
+
+/// `path` absolute, with the links of its longest existing part resolved and the rest appended:
+/// a denied folder not made yet is compared by where it will be.
+fn resolved(path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    abs.ancestors()
+        .find_map(|a| {
+            fs::canonicalize(a)
+                .ok()
+                .map(|c| c.join(abs.strip_prefix(a).unwrap_or(Path::new(""))))
+        })
+        .unwrap_or(abs)
 }
 
 #[cfg(target_os = "linux")]
@@ -1231,6 +1278,13 @@ fn landlock_ruleset_for(
     }
     let allowed = allowed_paths(req, agent_argv, path_var);
     iso.program_refusals = allowed.program_refusals.clone();
+    if req.mode == SandboxMode::Full && !allowed.program_refusals.is_empty() {
+        // A read rule the agent needs would expose a denied path: `full` never runs it.
+        for why in &allowed.program_refusals {
+            iso.missing.push(format!("read rule refused: {why}"));
+        }
+        return None;
+    }
     match build_ruleset(&allowed) {
         Ok(r) => Some(r),
         Err(e) => {

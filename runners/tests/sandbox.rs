@@ -556,6 +556,14 @@ fn per_user_installs_read_their_package_never_the_home() {
             }),
         ),
         (
+            // pip --user's layout: a lone file, and no `~/.local/share` beside the state.
+            "~/.local/bin plain file",
+            Box::new(|h: &Path| {
+                write_exe(&h.join(".local/bin/agent"), &agent(""));
+                h.join(".local/bin")
+            }),
+        ),
+        (
             "~/bin",
             Box::new(|h: &Path| {
                 write_exe(&h.join("bin/agent"), &agent(""));

@@ -15,11 +15,13 @@
 #   envmark=NAME  a variable set in the harness's environment (repeatable)
 #   dbus=PATH     a D-Bus session bus socket      sshagent=PATH  an ssh-agent socket
 #   tmpsock=PATH  a service's socket under /tmp    abstract=NAME  an abstract socket's name
+#   state=DIR     the harness's state folder (default: <home>/.local/state/harness), where
+#                 past rounds live                 past=DIR   a past round's out-dir (repeatable)
 # Keys use `key=value`, never `--key`, so this script's own command line does not look
 # like the harness's.
 
 out="" repo="" qset="" seal="" home="" shas="" plant="tracks/_meta/compaction" envmarks=""
-dbus="" sshagent="" tmpsock="" abstract=""
+dbus="" sshagent="" tmpsock="" abstract="" state="" pasts=""
 [ $# -gt 0 ] && shift
 for a in "$@"; do
   case "$a" in
@@ -35,6 +37,8 @@ for a in "$@"; do
     sshagent=*) sshagent=${a#sshagent=} ;;
     tmpsock=*) tmpsock=${a#tmpsock=} ;;
     abstract=*) abstract=${a#abstract=} ;;
+    state=*) state=${a#state=} ;;
+    past=*) pasts="$pasts ${a#past=}" ;;
   esac
 done
 
@@ -294,6 +298,23 @@ if [ -n "$mem" ]; then
 else
   say fresh_home_memory closed "$HOME holds no agent memory"
 fi
+
+# --- past rounds: the harness's state folder and earlier out-dirs ---------------------
+[ -z "$state" ] && [ -n "$home" ] && state="$home/.local/state/harness"
+if [ -z "$state" ]; then
+  say state_list closed "state folder not known: no real home known and none given"
+elif l=$(list "$state"); then
+  say state_list open "$state: $(printf '%s\n' "$l" | tr '\n' ' ')"
+else
+  say state_list closed "$l"
+fi
+r="" why=""
+for d in $pasts ${state:+"$state"/rounds/*}; do
+  for f in "$d"/journal/plan.json "$d"/dispatches/*.txt "$d"/*.txt "$d"/round.json; do
+    if c=$(peek "$f") && [ -n "$c" ]; then r="$f: $c"; break 2; else why="$why${why:+; }$c"; fi
+  done
+done
+if [ -n "$r" ]; then say past_rounds open "$r"; else say past_rounds closed "${why:-no past round known}"; fi
 
 # --- git objects beyond the base ----------------------------------------------------------
 found=""

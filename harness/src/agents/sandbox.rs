@@ -20,8 +20,14 @@ pub struct SandboxPlan {
 
 impl SandboxPlan {
     /// Refuses a mode the kernel cannot honour (`full` with a layer missing) before dispatch.
-    pub fn new(mode: SandboxMode, forbid: Vec<PathBuf>) -> Result<SandboxPlan> {
+    /// Every round's state and out-dir ([`crate::outdir::protected`]) is added to `forbid`.
+    pub fn new(mode: SandboxMode, mut forbid: Vec<PathBuf>) -> Result<SandboxPlan> {
         sb::preflight(mode, &sb::probe())?;
+        for p in crate::outdir::protected() {
+            if !forbid.contains(&p) {
+                forbid.push(p);
+            }
+        }
         Ok(SandboxPlan {
             mode,
             forbid,

@@ -205,6 +205,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         planted_path.clone(),
     );
     let (lock, units) = open_out(&opts, &out, &mut record)?;
+    crate::outdir::register(&out);
     if opts.resume {
         check_dependencies(&opts, &out, &depends, &mut record)?;
     }
@@ -1093,7 +1094,8 @@ fn not_empty(out: &Path) -> anyhow::Error {
     .into()
 }
 
-/// What no sandboxed agent may read: the repository, the out-dir (and its journal), the inputs.
+/// What no sandboxed agent may read: the repository, the out-dir (and its journal), the inputs,
+/// and every round's state and out-dir ([`crate::outdir::protected`]).
 fn forbidden_paths(opts: &RunOptions, out: &Path, corpus: &Corpus) -> Vec<PathBuf> {
     let mut forbid = vec![corpus.base.workdir.clone(), out.to_path_buf()];
     forbid.extend(
@@ -1102,5 +1104,10 @@ fn forbidden_paths(opts: &RunOptions, out: &Path, corpus: &Corpus) -> Vec<PathBu
             .chain(opts.seal.iter())
             .filter_map(|p| std::path::absolute(p).ok()),
     );
+    for p in crate::outdir::protected() {
+        if !forbid.contains(&p) {
+            forbid.push(p);
+        }
+    }
     forbid
 }
