@@ -434,7 +434,15 @@ fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
         .harness()
         .arg("rejudge")
         .arg(&out)
-        .args(["--judge", &reader, "--judge-jobs", "2"])
+        // The reader logs its prompts outside its folder: only `none` lets it write there.
+        .args([
+            "--judge",
+            &reader,
+            "--judge-jobs",
+            "2",
+            "--judge-sandbox",
+            "none",
+        ])
         .assert()
         .code(0);
     let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
@@ -865,9 +873,10 @@ fn the_judge_and_its_totals_are_recorded_and_reported() {
         (Some(77), Some(1), Some(3)),
         "{j}"
     );
-    // The round ran under --sandbox none: so did its judge.
-    assert_eq!(j["sandbox"], "none", "{j}");
-    assert_eq!(j["isolation"], "none", "{j}");
+    // The round ran under --sandbox none; its judge under auto all the same (every layer on
+    // the project's CI machine).
+    assert_eq!(j["sandbox"], "auto", "{j}");
+    assert_eq!(j["isolation"], "full", "{j}");
     assert!(!j["last_read"].as_str().unwrap().is_empty());
     let t = &j["totals"];
     assert_eq!(
@@ -889,7 +898,7 @@ fn the_judge_and_its_totals_are_recorded_and_reported() {
         let text = std::fs::read_to_string(out.join(file)).unwrap();
         assert!(text.contains("judge.sh garbage"), "{file}");
         assert!(
-            text.contains("sandbox none (none) · timeout 77s, retries 1, jobs 3"),
+            text.contains("sandbox auto (full) · timeout 77s, retries 1, jobs 3"),
             "{file}"
         );
         assert!(
@@ -1011,12 +1020,30 @@ fn a_sandboxed_judge_cannot_read_the_users_home_or_the_repository() {
     let round: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
     assert_eq!(round["judge"]["sandbox"], "landlock");
-    // Without the flag the judge runs as the round's agents did (--sandbox none): it reads
-    // the home, and its readings (each negative HALLUCINATED) void the round.
+    // Without the flag the judge runs under auto, though the round's agents ran under none:
+    // it reads neither file.
     env.harness()
         .arg("rejudge")
         .arg(&out)
         .args(["--judge", &peek])
+        .assert()
+        .code(14);
+    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
+    assert!(
+        records
+            .lines()
+            .all(|l| l.contains("\"reason\":\"no access\"")),
+        "{records}"
+    );
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
+    assert_eq!(round["judge"]["sandbox"], "auto");
+    // Only when the user names none does the judge read them (each negative HALLUCINATED
+    // voids the round).
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &peek, "--judge-sandbox", "none"])
         .assert()
         .code(3);
     let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
@@ -1366,4 +1393,180 @@ fn judge_eval_reads_through_an_openai_endpoint() {
     );
     assert_plain_reader_figures(&text);
     assert!(text.contains("(model scripted)"), "{text}");
+/// A `command:` judge gets the agents' allowlisted environment: none of the harness's other
+/// variables (an API key, a marker, a `HARNESS_*` one), under the sandbox or without it.
+#[test]
+fn a_judges_environment_is_the_agents_allowlist() {
+    let env = TestEnv::new();
+    let judge = judge_cmd("env {prompt_file}");
+    // What the runner passes or sets, and what a shell sets for itself.
+    let allowed = [
+        "PATH",
+        "LANG",
+        "TERM",
+        "TZ",
+        "HOME",
+        "TMPDIR",
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "XDG_CACHE_HOME",
+        "XDG_STATE_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "PWD",
+        "OLDPWD",
+        "SHLVL",
+        "_",
+    ];
+    for mode in ["auto", "none"] {
+        let file = env.tmp().join(format!("answer-env-{mode}.txt"));
+        std::fs::write(&file, UNCERTAIN_REFUSAL).unwrap();
+        let out = env
+            .harness()
+            .env("ANTHROPIC_API_KEY", "sk-judge-leak")
+            .env("JUDGE_LEAK_MARK", "1")
+            .env("HARNESS_JUDGE_MARK", "1")
+            .args(["score", "--kind", "negative", "--token", "eu-west-9"])
+            .args([
+                "--format",
+                "json",
+                "--judge",
+                &judge,
+                "--judge-sandbox",
+                mode,
+            ])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let reason = v["judge"]["reading"]["reason"].as_str().unwrap_or_default();
+        let names = reason
+            .strip_prefix("env: ")
+            .unwrap_or_else(|| panic!("{v}"));
+        assert!(names.contains("PATH"), "{names}");
+        let extra: Vec<&str> = names
+            .split_whitespace()
+            .filter(|n| !allowed.contains(n) && !n.starts_with("LC_"))
+            .collect();
+        assert!(extra.is_empty(), "{mode}: beyond the allowlist: {extra:?}");
+    }
+}
+
+/// Whether this process runs as root (and so can try a read as another user).
+fn running_as_root() -> bool {
+    // SAFETY: geteuid cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A judge call's folder is the user's alone while it runs (0700, its prompt 0600; another
+/// user cannot read the prompt, which holds the token and the answer), and after `kill -9` of
+/// the harness `harness clean` removes it.
+#[test]
+fn a_judges_folder_is_private_and_swept_after_kill_9() {
+    let env = TestEnv::new();
+    // A temp folder every user can walk into, as /tmp is.
+    let shared = env.tmp().join("shared-tmp");
+    std::fs::create_dir_all(&shared).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    for d in [env.tmp().parent().unwrap(), &env.tmp(), &shared] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let answer = env.tmp().join("answer-held.txt");
+    let token = format!("{}{}", "zzheld", 7 * 11 * 13);
+    std::fs::write(&answer, format!("It deploys to {token}.\n")).unwrap();
+    std::fs::set_permissions(&answer, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let judge = judge_cmd("hold {prompt_file} 25");
+    let mut child = env
+        .command(assert_cmd::cargo::cargo_bin("harness"))
+        .env("TMPDIR", &shared)
+        .args(["score", "--kind", "negative", "--token", &token])
+        .args(["--format", "json", "--judge", &judge])
+        .arg(&answer)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The call's folder: a folder of the temp folder holding the prompt.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let (root, prompt) = loop {
+        let found = std::fs::read_dir(&shared).unwrap().flatten().find_map(|e| {
+            let p = e.path().join("d/tmp/prompt.txt");
+            p.is_file().then(|| (e.path(), p))
+        });
+        if let Some(f) = found {
+            break f;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no judge folder appeared"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    let kill_leftovers = |root: &std::path::Path| {
+        let needle = root.display().to_string();
+        for e in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+                continue;
+            };
+            if String::from_utf8_lossy(&cmd).contains(&needle) {
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", &e.file_name().to_string_lossy()])
+                    .status();
+            }
+        }
+    };
+    let checks = || {
+        assert_eq!(mode(&root), 0o700, "{}", root.display());
+        assert_eq!(mode(&prompt), 0o600, "{}", prompt.display());
+        assert!(std::fs::read_to_string(&prompt).unwrap().contains(&token));
+        if running_as_root() && std::path::Path::new("/usr/bin/setpriv").exists() {
+            let as_nobody = |p: &std::path::Path| {
+                std::process::Command::new("/usr/bin/setpriv")
+                    .args(["--reuid=65534", "--regid=65534", "--clear-groups", "cat"])
+                    .arg(p)
+                    .output()
+                    .unwrap()
+            };
+            // The control: nobody reads the answer file, world-readable in the same folder.
+            let o = as_nobody(&answer);
+            assert!(String::from_utf8_lossy(&o.stdout).contains(&token), "{o:?}");
+            let o = as_nobody(&prompt);
+            assert!(!o.status.success(), "another user read the judge's prompt");
+            assert!(
+                String::from_utf8_lossy(&o.stderr).contains("Permission denied"),
+                "{o:?}"
+            );
+        } else {
+            println!("SKIPPED: the read as another user needs root and setpriv");
+        }
+    };
+    let checked = std::panic::catch_unwind(checks);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    kill_leftovers(&root);
+    if let Err(e) = checked {
+        std::panic::resume_unwind(e);
+    }
+    assert!(root.is_dir(), "a killed harness leaves its judge folder");
+    let o = env
+        .harness()
+        .env("TMPDIR", &shared)
+        .arg("clean")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let o = String::from_utf8_lossy(&o);
+    assert!(
+        !root.exists(),
+        "harness clean left {}:\n{o}",
+        root.display()
+    );
+    assert!(o.contains(&root.display().to_string()), "{o}");
 }

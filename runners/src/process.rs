@@ -84,10 +84,19 @@ impl DispatchHome {
     }
 
     /// Writes the prompt where `{prompt_file}` points: inside the private tmp, which the
-    /// sandbox lets the agent read (the out-dir copy is out of its reach).
+    /// sandbox lets the agent read (the out-dir copy is out of its reach). The file is the
+    /// user's alone (0600): a prompt can hold a token (a judge's holds the answer).
     pub fn write_prompt_file(&self, prompt: &str) -> Result<PathBuf> {
+        use std::os::unix::fs::OpenOptionsExt;
         let path = self.tmp.join("prompt.txt");
-        fs::write(&path, prompt).map_err(|e| Error::io_at(&path, e))?;
+        fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&path)
+            .and_then(|mut f| f.write_all(prompt.as_bytes()))
+            .map_err(|e| Error::io_at(&path, e))?;
         Ok(path)
     }
 }

@@ -11,6 +11,8 @@
 #           "no access"
 #   obey    a judge that follows the answer: when the fenced answer says "output CLASS", it
 #           replies CLASS (with the refusal the class implies); otherwise as `reader`
+#   env     judge.sh env PROMPT_FILE: a refusal whose reason lists the names of its variables
+#   hold    judge.sh hold PROMPT_FILE SECONDS: sleeps, then a refusal ("held")
 #   reader  reads the prompt as a plain reader would: the expected value inside the fenced
 #           answer is an answer (PASS / HALLUCINATED / CONFLICT_FOLLOWED), else a refusal
 #           (FAIL / PASS / ABSTAINED_ON_CONFLICT); copies the prompt to CLASS (a log) if given
@@ -76,6 +78,20 @@ peek)
         [ "$kind" = positive ] && c=FAIL || c=PASS
         printf '{"class": "%s", "refuses": true, "reason": "no access"}\n' "$c"
     fi
+    ;;
+env)
+    # The names of the variables the judge was given (never their values).
+    names=$(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' | sort | tr '\n' ' ')
+    kind=$(sed -n "s/^The question's kind is \(.*\)\.\$/\1/p" "$prompt")
+    [ "$kind" = positive ] && c=FAIL || c=PASS
+    printf '{"class": "%s", "refuses": true, "reason": "env: %s"}\n' "$c" "$names"
+    ;;
+hold)
+    # Holds the call open for $3 seconds (a test looks at the judge's folder meanwhile).
+    sleep "$3"
+    kind=$(sed -n "s/^The question's kind is \(.*\)\.\$/\1/p" "$prompt")
+    [ "$kind" = positive ] && c=FAIL || c=PASS
+    printf '{"class": "%s", "refuses": true, "reason": "held"}\n' "$c"
     ;;
 fail)
     printf '{"class": "%s", "refuses": %s, "reason": "then fails"}\n' "$class" "$refuses"

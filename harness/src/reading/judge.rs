@@ -10,9 +10,11 @@
 //! dispatch. The judge is shown the question, the values and the answer, never the arm.
 //!
 //! A preset or `command:` judge runs through the same sandbox wrapper as the round's agents
-//! (`harness __sandbox`, `--judge-sandbox`, by default the round's `--sandbox`; `auto` for
-//! `harness score`), with the empty folder as its checkout: it cannot read the user's home,
-//! the repository or the out-dir. An `openai:` judge is an HTTP call from the harness itself;
+//! (`harness __sandbox`, `--judge-sandbox`, by default `auto` whatever the round's `--sandbox`),
+//! with the empty folder as its checkout, and the agents' allowlisted environment: it cannot
+//! read the user's home, the repository, the out-dir or any round's state. Its folder (prompt,
+//! fresh home) is the user's alone (0700, the prompt 0600) and carries an owner marker, so
+//! `harness clean` and the next run sweep it when the harness that made it is gone. An `openai:` judge is an HTTP call from the harness itself;
 //! no process of the judge's runs here, so there is nothing to sandbox.
 
 use anyhow::{anyhow, bail, Result};
@@ -49,8 +51,8 @@ pub struct Judge {
     pub timeout: Duration,
     /// Extra attempts after a call that gave no reading.
     pub retries: u32,
-    /// `--judge-sandbox`; `None` until a command chooses (a round's judge takes the round's
-    /// `--sandbox`, see [`Judge::for_round`]; `harness score` takes `auto`).
+    /// `--judge-sandbox`; `None` until a command chooses (`auto` unless the user names
+    /// another, whatever the round's `--sandbox`: see [`Judge::for_round`]).
     pub sandbox: Option<SandboxMode>,
     /// Folders no read rule of the judge's sandbox may cover (the round's repository, out-dir
     /// and inputs), as for the round's agents.
@@ -206,31 +208,34 @@ impl Judge {
         })
     }
 
-    /// Runs the judge's process under `mode` with `forbid` kept out of every read rule. `full`
-    /// on a kernel missing a layer is refused here, before any call.
-    pub fn sandboxed(mut self, mode: SandboxMode, forbid: Vec<PathBuf>) -> Result<Judge> {
+    /// Runs the judge's process under `mode` with `forbid` and every round's state and out-dir
+    /// ([`crate::outdir::protected`]) kept out of every read rule. `full` on a kernel missing a
+    /// layer is refused here, before any call.
+    pub fn sandboxed(mut self, mode: SandboxMode, mut forbid: Vec<PathBuf>) -> Result<Judge> {
         if matches!(self.transport, Transport::Process(..)) {
             runners::sandbox::preflight(mode, &runners::sandbox_probe())
                 .map_err(|e| anyhow!("--judge-sandbox {}: {e}", mode.name()))?;
+        }
+        for p in crate::outdir::protected() {
+            if !forbid.contains(&p) {
+                forbid.push(p);
+            }
         }
         self.sandbox = Some(mode);
         self.forbid = forbid;
         Ok(self)
     }
 
-    /// The judge of a finished round: `--judge-sandbox` when given, else the round's recorded
-    /// `--sandbox` (`auto` when the record does not say), with the round's repository, out-dir
-    /// and inputs forbidden as they were to its agents.
+    /// The judge of a finished round: `--judge-sandbox` when given, else `auto` — never the
+    /// round's `--sandbox`: a round run under `none` still has a sandboxed judge, which reads
+    /// neither its plan nor its answers nor its seal. The round's repository, out-dir and
+    /// inputs are forbidden as they were to its agents.
     pub fn for_round(
         self,
         record: Option<&crate::round::record::RoundRecord>,
         out: &Path,
     ) -> Result<Judge> {
-        let mode = self.sandbox.unwrap_or_else(|| {
-            record
-                .and_then(|r| r.sandbox.parse::<SandboxMode>().ok())
-                .unwrap_or(SandboxMode::Auto)
-        });
+        let mode = self.sandbox.unwrap_or(SandboxMode::Auto);
         let mut forbid = vec![out.to_path_buf()];
         if let Some(r) = record {
             if !r.base.repo.is_empty() {
@@ -387,7 +392,11 @@ impl Judge {
         isolation: &mut Option<String>,
     ) -> Result<String> {
         // An empty folder to run in and a fresh home: the judge sees no checkout, no memory.
-        let root = tempfile::Builder::new().prefix("judge-").tempdir()?;
+        // Made like a round's temp root (0700, owner marker): another user cannot read the
+        // prompt (it holds the token and the answer), and a harness killed mid-call leaves a
+        // folder `harness clean` and the next run sweep.
+        let root = JudgeDir(Some(runners::TempRoot::create(&[])?));
+        let root = root.0.as_ref().expect("just made");
         let work = root.path().join("work");
         std::fs::create_dir(&work)?;
         let home = runners::process::DispatchHome::create(&root.path().join("d"))?;
@@ -460,6 +469,17 @@ impl Judge {
             .and_then(|c| c.as_str())
             .map(str::to_string)
             .ok_or_else(|| anyhow!("the endpoint's reply has no choices[0].message.content"))
+    }
+}
+
+/// A judge call's folder, removed however the call ends.
+struct JudgeDir(Option<runners::TempRoot>);
+
+impl Drop for JudgeDir {
+    fn drop(&mut self) {
+        if let Some(root) = self.0.take() {
+            let _ = root.remove();
+        }
     }
 }
 
