@@ -188,8 +188,8 @@ pub struct JudgeArgs {
     pub judge_jobs: u32,
     /// The sandbox a preset or command: judge runs in, as an agent's --sandbox (its checkout
     /// is the empty folder: it reads neither your home, nor the repository, nor the out-dir)
-    /// [default: the round's --sandbox for run, rejudge and rescore; auto for score]. An
-    /// openai: judge runs no process here: nothing to sandbox.
+    /// [default: auto, whatever the round's --sandbox]. An openai: judge runs no process
+    /// here: nothing to sandbox.
     #[arg(long, value_enum, value_name = "MODE", requires = "judge")]
     pub judge_sandbox: Option<SandboxArg>,
 }
@@ -324,6 +324,11 @@ pub struct RunArgs {
     /// Run although a token is in the corpus; every number is then watermarked CONTAMINATED.
     #[arg(long)]
     pub allow_contaminated: bool,
+    /// Under --sandbox none, run although the repository carries agent hooks or MCP servers
+    /// (.claude/settings*.json, .mcp.json, .codex/, .gemini/): they then run with your rights.
+    /// Recorded in round.json and the report.
+    #[arg(long)]
+    pub allow_repo_hooks: bool,
     /// Positives the seal does not carry: strict refuses the seal (exit 8); report lists them
     /// and runs, DELIVERY over the carried positives and over all (comparing a thinner
     /// hand-off on the same sealed questions). Must match the manifest's.

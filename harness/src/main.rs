@@ -147,7 +147,7 @@ fn judge_of(a: &cli::JudgeArgs) -> anyhow::Result<Option<harness::reading::judge
         a.judge_retries,
     )
     .map_err(|e| harness::exit::Fail::new(harness::exit::Exit::Usage, format!("{e:#}")))?;
-    // Unset: a round's judge takes the round's --sandbox (Judge::for_round).
+    // Unset: auto, whatever the round's --sandbox (Judge::for_round).
     judge.sandbox = a.judge_sandbox.map(sandbox);
     Ok(Some(judge))
 }
@@ -263,6 +263,7 @@ fn run_options(a: cli::RunArgs) -> (RunOptions, ExecutorChoice) {
         plant_dir: a.plant_dir,
         keep_checkouts: a.keep_checkouts,
         allow_contaminated: a.allow_contaminated,
+        allow_repo_hooks: a.allow_repo_hooks,
         sandbox: sandbox(a.sandbox),
         quiet: a.quiet,
         demo: a.demo.map(|d| match d {

@@ -134,6 +134,10 @@ pub struct RunOptions {
     pub keep_checkouts: bool,
     /// `--allow-contaminated`.
     pub allow_contaminated: bool,
+    /// `--allow-repo-hooks`: under `--sandbox none`, run although the repository carries agent
+    /// hooks or MCP servers.
+    #[serde(default)]
+    pub allow_repo_hooks: bool,
     /// `--sandbox`.
     pub sandbox: runners::SandboxMode,
     /// `--quiet`.
@@ -220,6 +224,7 @@ impl RunOptions {
             plant_dir: "tracks/_meta/compaction".into(),
             keep_checkouts: false,
             allow_contaminated: false,
+            allow_repo_hooks: false,
             sandbox: runners::SandboxMode::Auto,
             quiet: false,
             demo: None,

@@ -68,6 +68,18 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
         ),
         ("ledger", ledger_field(m)),
         (
+            "repository agent config",
+            match &m.repo_agent_config {
+                None => "not recorded".to_string(),
+                Some(files) if files.is_empty() => "none carried".to_string(),
+                Some(files) => files
+                    .iter()
+                    .map(|f| sanitize::excerpt(f, 300))
+                    .collect::<Vec<_>>()
+                    .join(" · "),
+            },
+        ),
+        (
             "judge",
             match &m.judge {
                 Some(j) => j.who(&scorer::rubric::sha256()),

@@ -221,6 +221,10 @@ pub struct RoundMeta {
     /// the same answer bytes: `<label>_r<rep>` → that round's folder name.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub reused_from: std::collections::BTreeMap<String, String>,
+    /// The agent configuration the repository carries, one line a file (path, sha256, what it
+    /// enables); `None` for rounds recorded before it was ("not recorded"), empty when none.
+    #[serde(default)]
+    pub repo_agent_config: Option<Vec<String>>,
 }
 
 /// The ledger word of rounds recorded before `--ledger` existed: they were all strict.

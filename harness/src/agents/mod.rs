@@ -3,6 +3,7 @@
 //! what an invocation's output says the agent did (issue 11).
 
 pub mod preflight;
+pub mod repo_config;
 pub mod sandbox;
 
 use crate::config::Loaded;

@@ -600,6 +600,8 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         timeline: Vec::new(),
         effort: Vec::new(),
         judge: None,
+        repo_agent_config: None,
+        allow_repo_hooks: false,
     }
 }
 

@@ -248,6 +248,16 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         effort: record.effort.clone(),
         reviewers: Vec::new(),
         reused_from: Default::default(),
+        repo_agent_config: record.repo_agent_config.as_ref().map(|files| {
+            let mut lines: Vec<String> = files.iter().map(|f| f.line()).collect();
+            if record.allow_repo_hooks && record.sandbox == "none" {
+                lines.push(
+                    "--allow-repo-hooks: its hooks and MCP servers ran with the user's rights"
+                        .into(),
+                );
+            }
+            lines
+        }),
     }
 }
 

@@ -89,6 +89,7 @@ struct Checked {
     depends: Vec<journal::Dependency>,
     planted_path: Option<String>,
     gate: GateReport,
+    repo_config: Vec<crate::agents::repo_config::RepoAgentFile>,
 }
 
 /// What `run --dry-run` found: the round would start, and how many dispatches it would make.
@@ -135,6 +136,7 @@ fn checks(opts: RunOptions) -> Result<Checked> {
             format!("cannot enumerate the tree at base: {e}"),
         )
     })?;
+    let repo_config = repo_agent_config(&opts, &corpus)?;
     let plant = Plant::new(&opts.plant_dir).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
     let (out, out_name) = resolve_out(&opts)?;
     // Usage problems are reported before the gate's table, not after it.
@@ -174,7 +176,43 @@ fn checks(opts: RunOptions) -> Result<Checked> {
         depends,
         planted_path,
         gate,
+        repo_config,
     })
+}
+
+/// The agent configuration the tree at base carries (every checkout is that tree), said on
+/// stderr when there is any. Under `--sandbox none` hooks and MCP servers would run with the
+/// user's rights: refused (exit 8, nothing written) unless `--allow-repo-hooks`.
+fn repo_agent_config(
+    opts: &RunOptions,
+    corpus: &Corpus,
+) -> Result<Vec<crate::agents::repo_config::RepoAgentFile>> {
+    use crate::agents::repo_config;
+    let files = repo_config::scan(corpus).map_err(|e| {
+        Fail::new(
+            Exit::GateRefused,
+            format!("reading the repository's agent configuration: {e:#}"),
+        )
+    })?;
+    let running = repo_config::running(&files);
+    if opts.sandbox == runners::SandboxMode::None && !running.is_empty() && !opts.allow_repo_hooks {
+        let list: Vec<String> = running.iter().map(|f| f.line()).collect();
+        return Err(Fail::new(
+            Exit::GateRefused,
+            format!(
+                "the repository carries agent hooks or MCP servers, which under --sandbox none would run with your rights (reading your home, every round and the seal): {}. Run under --sandbox auto (they then run inside the agent's sandbox), or give --allow-repo-hooks to run them anyway (recorded in the round)",
+                list.join(", ")
+            ),
+        )
+        .into());
+    }
+    if !files.is_empty() && !opts.dry_run {
+        eprintln!(
+            "harness: note: the repository carries agent configuration every agent reads (listed in round.json and the report): {}",
+            files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(files)
 }
 
 /// Plans a round: every check that can refuse it runs first (`checks`), and the journal is
@@ -194,6 +232,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         depends,
         planted_path,
         gate,
+        repo_config,
     } = checks(opts)?;
     let mut record = round_record(
         &opts,
@@ -204,6 +243,7 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
         &agent,
         planted_path.clone(),
     );
+    record.repo_agent_config = Some(repo_config);
     let (lock, units) = open_out(&opts, &out, &mut record)?;
     crate::outdir::register(&out);
     if opts.resume {
@@ -1018,6 +1058,8 @@ fn round_record(
         timeline: Vec::new(),
         effort: Vec::new(),
         judge: None,
+        repo_agent_config: None,
+        allow_repo_hooks: opts.allow_repo_hooks,
     }
 }
 

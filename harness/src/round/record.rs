@@ -202,6 +202,14 @@ pub struct RoundRecord {
     /// Under `--ledger report`: the positive qids the seal does not carry, as the gate found them.
     #[serde(default)]
     pub uncarried: Vec<String>,
+    /// The agent configuration every checkout carries (the tree at base): settings, hooks, MCP
+    /// servers, permission allow-lists and instruction files, each with its sha256. `None` for
+    /// rounds recorded before it was (reports say "not recorded"); empty when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo_agent_config: Option<Vec<crate::agents::repo_config::RepoAgentFile>>,
+    /// `--allow-repo-hooks` was given.
+    #[serde(default)]
+    pub allow_repo_hooks: bool,
 }
 
 /// The ledger of a round recorded before `--ledger` existed.
