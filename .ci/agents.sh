@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Real agent CLIs (issue 11): installs the pinned Claude Code, Codex and Gemini CLI into a
 # project-local npm prefix and runs the #[ignore]d real-CLI tests against the scripted model
-# endpoint (tests/model-endpoint/): rounds, each preset as a judge (`rejudge`), and each
-# preset's calibration (`harness judge eval`, *_judge_eval). Prints what it ran and what it skipped and why. A CLI it
+# endpoint (tests/model-endpoint/): rounds, each preset as a judge (`rejudge`), each preset's
+# calibration (`harness judge eval`, *_judge_eval), and a repository carrying hooks and an MCP
+# server. Prints what it ran and what it skipped and why. A CLI it
 # could not install is a skip (the tests print it); a test that ran and failed fails CI.
 #
 #   bash .ci/agents.sh            # install + test

@@ -13,6 +13,10 @@
 //! `command:` agent ends `NEEDS_REVIEW` (one answer the lexicon cannot read), then `harness
 //! rejudge` asks the real CLI, under the round's sandbox, with its tools off; the endpoint
 //! answers the rubric's prompt with the strict JSON, and the round is decided (`OK`).
+//!
+//! A repository carrying Claude Code hooks and an MCP server: the real Claude Code's round is
+//! decided as without them, both files are listed (sha256, what they enable) in round.json and
+//! the report, and `--sandbox none` refuses the round.
 
 mod common;
 use common::*;
@@ -639,4 +643,82 @@ fn codex_judge_eval() {
 #[ignore = "real CLI: run by .ci/agents.sh"]
 fn gemini_judge_eval() {
     preset_judge_eval("gemini");
+/// What a repository makes the agent run is recorded: the project carries Claude Code settings
+/// with hooks (SessionStart, PreToolUse), the switch that enables its MCP servers and a Bash
+/// allow-list, and a `.mcp.json` with one server. A delivered round of the real Claude Code under
+/// `auto` (the hooks run inside its sandbox) is decided as without them, and round.json and the
+/// report list both files with their sha256 and what they enable; under `none` the round is
+/// refused before anything is written.
+#[test]
+#[ignore = "real CLI: run by .ci/agents.sh"]
+fn claude_in_a_repository_with_hooks_and_an_mcp_server_is_listed() {
+    if cli("claude").is_none() {
+        return;
+    }
+    let f = Fixture::new();
+    let project = f.work().join("my-project");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    let settings = r#"{
+  "hooks": {
+    "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}],
+    "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "true"}]}]
+  },
+  "enableAllProjectMcpServers": true,
+  "permissions": {"allow": ["Bash(*)"]}
+}
+"#;
+    std::fs::write(project.join(".claude/settings.json"), settings).unwrap();
+    let mcp = "{\"mcpServers\": {\"notes\": {\"command\": \"/bin/false\"}}}\n";
+    std::fs::write(project.join(".mcp.json"), mcp).unwrap();
+    commit_all(&git2::Repository::open(&project).unwrap(), "agent settings");
+    let ep = Endpoint::start(f.root.path(), "ok");
+    let a = f.run(
+        "claude",
+        &ep,
+        &["--deliver", "--sandbox", "auto"],
+        "claude-hooks",
+    );
+    let o = a.get_output();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = f.work().join("rounds/claude-hooks");
+    let round: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("round.json")).unwrap()).unwrap();
+    let files = round["repo_agent_config"].as_array().expect("listed");
+    let sha = |t: &str| {
+        use sha2::Digest;
+        format!("{:x}", sha2::Sha256::digest(t.as_bytes()))
+    };
+    for (path, text, what) in [
+        (
+            ".claude/settings.json",
+            settings,
+            "hooks: PreToolUse, SessionStart",
+        ),
+        (".mcp.json", mcp, "MCP servers: notes"),
+    ] {
+        let rec = files
+            .iter()
+            .find(|x| x["path"] == path)
+            .unwrap_or_else(|| panic!("{path} not in {files:?}"));
+        assert_eq!(rec["sha256"], sha(text), "{rec}");
+        assert!(rec["enables"].to_string().contains(what), "{rec}");
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("- **repository agent config**"))
+        .expect("the report lists the agent configuration");
+    assert!(
+        line.contains(".claude/settings.json") && line.contains(".mcp.json"),
+        "{line}"
+    );
+    let a = f.run("claude", &ep, &["--sandbox", "none"], "claude-hooks-none");
+    assert_eq!(a.get_output().status.code(), Some(8));
+    assert!(!f.work().join("rounds/claude-hooks-none").exists());
 }
