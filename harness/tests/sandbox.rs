@@ -1178,7 +1178,7 @@ fn full_refuses_a_read_rule_that_would_expose_a_denied_path() {
     let repo = w.repo.canonicalize().unwrap();
     assert!(
         err.contains(&script.canonicalize().unwrap().display().to_string())
-            && err.contains(&format!("denied path {}", repo.display())),
+            && err.contains(&format!("forbidden path {}", repo.display())),
         "{err}"
     );
     assert!(answers_or_none(&out).is_empty(), "no dispatch may run");
