@@ -1393,6 +1393,8 @@ fn judge_eval_reads_through_an_openai_endpoint() {
     );
     assert_plain_reader_figures(&text);
     assert!(text.contains("(model scripted)"), "{text}");
+}
+
 /// A `command:` judge gets the agents' allowlisted environment: none of the harness's other
 /// variables (an API key, a marker, a `HARNESS_*` one), under the sandbox or without it.
 #[test]

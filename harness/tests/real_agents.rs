@@ -643,6 +643,8 @@ fn codex_judge_eval() {
 #[ignore = "real CLI: run by .ci/agents.sh"]
 fn gemini_judge_eval() {
     preset_judge_eval("gemini");
+}
+
 /// What a repository makes the agent run is recorded: the project carries Claude Code settings
 /// with hooks (SessionStart, PreToolUse), the switch that enables its MCP servers and a Bash
 /// allow-list, and a `.mcp.json` with one server. A delivered round of the real Claude Code under
