@@ -112,7 +112,11 @@ impl TokenMatch {
         }
         match self {
             TokenMatch::Exact => text.contains(needle),
-            TokenMatch::Word => word_regex(needle).is_match(text),
+            TokenMatch::Word => {
+                let (text, needle) = (nfkc(text), nfkc(needle));
+                let found = word_hits(&text, &needle).next().is_some();
+                found
+            }
         }
     }
 
@@ -124,9 +128,10 @@ impl TokenMatch {
             || (self == TokenMatch::Word && crate::spelling::respelled(text, value))
     }
 
-    /// Every place `needle` occurs in `text` under this rule, as byte ranges of the needle
-    /// itself, in order. A gate that refuses a value says where it saw it; this is the same
-    /// reading as [`TokenMatch::finds`] (`finds` is true exactly when this is not empty).
+    /// Every place `needle` occurs in `text` under this rule, as byte ranges of `text` (under
+    /// the word rule, of the characters whose NFKC form is the needle), in order. A gate that
+    /// refuses a value says where it saw it; this is the same reading as [`TokenMatch::finds`]
+    /// (`finds` is true exactly when this is not empty).
     pub fn occurrences(self, text: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
         if needle.is_empty() {
             return Vec::new();
@@ -137,84 +142,207 @@ impl TokenMatch {
                 .map(|(at, m)| at..at + m.len())
                 .collect(),
             TokenMatch::Word => {
-                let re = word_regex_capturing(needle);
-                let mut found = Vec::new();
-                let mut from = 0;
-                // Restart just past each hit's first character, so a fence one hit consumed
-                // still serves the next (`tok tok`).
-                while let Some(c) = re.captures_at(text, from) {
-                    let m = c.get(1).expect("the needle is group 1");
-                    found.push(m.range());
-                    from = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
-                    if from > text.len() {
-                        break;
-                    }
-                }
-                found
+                let needle = nfkc(needle);
+                let mapped = Normalised::of(text);
+                word_hits(&mapped.text, &needle)
+                    .map(|r| mapped.origin(r))
+                    .collect()
             }
         }
     }
 }
 
-/// The regex for [`TokenMatch::Word`]: the escaped needle, case-insensitive, fenced by "not an
-/// ASCII alphanumeric" on each side whose edge character is ASCII alphanumeric. The fences sit
-/// outside the case-insensitive group, so a neighbour that merely case-folds to an ASCII letter
-/// (the Kelvin sign) does not block. `is_match`
-/// asks whether any such occurrence exists, so consuming a neighbour never hides an overlapping
-/// one; the regex crate keeps the search linear in the answer.
-fn word_regex(needle: &str) -> Regex {
-    // The readings ask about the same token and general value sentence by sentence: a few
-    // compiled needles per thread keep that one compile each (a `Regex` clone is a pointer).
-    thread_local! {
-        static RECENT: std::cell::RefCell<Vec<(String, Regex)>> = const { std::cell::RefCell::new(Vec::new()) };
+/// `text` in Unicode NFKC: full-width `１０ＭＢ` is `10MB`, a ligature its letters. Text already
+/// in NFKC (all ASCII, and nearly every answer) is borrowed, not copied.
+pub fn nfkc(text: &str) -> Cow<'_, str> {
+    if text.chars().all(nfkc_stable) {
+        return Cow::Borrowed(text);
     }
-    RECENT.with(|recent| {
-        let mut recent = recent.borrow_mut();
-        if let Some((_, re)) = recent.iter().find(|(n, _)| n == needle) {
-            return re.clone();
+    icu_normalizer::ComposingNormalizerBorrowed::new_nfkc().normalize(text)
+}
+
+/// Characters that are their own NFKC form whatever surrounds them (ASCII, precomposed
+/// Latin, Hangul syllables, kana, common Han and CJK and typographic punctuation): most answers
+/// are made only of these, and are then read without running the normaliser.
+fn nfkc_stable(c: char) -> bool {
+    let u = c as u32;
+    c.is_ascii()
+        || matches!(u,
+            0x00C0..=0x00FF
+            | 0x0100..=0x013E
+            | 0x0141..=0x0148
+            | 0x014A..=0x017E
+            | 0x0400..=0x04FF
+            | 0x1E00..=0x1EFF
+            | 0x2013..=0x2016
+            | 0x2018..=0x2022
+            | 0x2190..=0x2193
+            | 0x3001..=0x3002
+            | 0x3008..=0x3011
+            | 0x3041..=0x3096
+            | 0x30A1..=0x30FA
+            | 0x4E00..=0x9FFF
+            | 0xAC00..=0xD7A3)
+}
+
+/// An answer in NFKC with, for each byte of the normalised text, the stretch of the original
+/// it came from, so a hit is shown where the reader sees it. Normalisation runs per stretch of
+/// non-ASCII characters (with the ASCII character before it, which a combining mark may join);
+/// ASCII outside those stretches is its own NFKC form.
+struct Normalised<'a> {
+    text: Cow<'a, str>,
+    /// Original byte range of each normalised byte's stretch; empty when `text` is borrowed.
+    from: Vec<(usize, usize)>,
+}
+
+impl<'a> Normalised<'a> {
+    fn of(text: &'a str) -> Normalised<'a> {
+        if matches!(nfkc(text), Cow::Borrowed(_)) {
+            return Normalised {
+                text: Cow::Borrowed(text),
+                from: Vec::new(),
+            };
         }
-        let re = word_regex_shaped(needle, false);
-        if recent.len() >= 4 {
-            recent.remove(0);
+        let mut out = String::with_capacity(text.len());
+        let mut from = Vec::with_capacity(text.len());
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() {
+            let start = i;
+            // An ASCII letter goes with the non-ASCII run after it (a combining mark may join
+            // it); any other ASCII byte is its own stretch.
+            if bytes[i].is_ascii()
+                && (!bytes[i].is_ascii_alphabetic()
+                    || bytes.get(i + 1).is_none_or(|b| b.is_ascii()))
+            {
+                out.push(bytes[i] as char);
+                from.push((start, start + 1));
+                i += 1;
+                continue;
+            }
+            let mut end = if bytes[i].is_ascii() { i + 1 } else { i };
+            while end < text.len() && !bytes[end].is_ascii() {
+                end += 1;
+            }
+            let piece = nfkc(&text[start..end]);
+            out.push_str(&piece);
+            from.extend(std::iter::repeat_n((start, end), piece.len()));
+            i = end;
         }
-        recent.push((needle.to_string(), re.clone()));
-        re
+        Normalised {
+            text: Cow::Owned(out),
+            from,
+        }
+    }
+
+    /// The original byte range of normalised range `r`.
+    fn origin(&self, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        if self.from.is_empty() || r.is_empty() {
+            return r;
+        }
+        self.from[r.start].0..self.from[r.end - 1].1
+    }
+}
+
+/// The word rule's value boundary (DESIGN §5.1) on one side of a hit: `near` is the character
+/// touching the token's edge, `far` the one beyond it. An ASCII letter or digit touching the
+/// edge, or a `-`, `.` or `_` joining it to an ASCII letter or digit, makes the hit part of a
+/// longer value (`82.5`, `ml-artifacts-prod-apne2`, `WEBHOOK_SECRET_KEY`); a sentence's closing
+/// `.`, a Markdown `_emphasis_` mark and a Hangul or CJK neighbour do not.
+fn extends_value(near: Option<char>, far: Option<char>) -> bool {
+    match near {
+        Some(c) if c.is_ascii_alphanumeric() => true,
+        Some('-' | '.' | '_') => far.is_some_and(|f| f.is_ascii_alphanumeric()),
+        _ => false,
+    }
+}
+
+/// [`extends_value`] after a hit (`tail` is the text after it), where a file extension is the
+/// one exception: `reference_next_session_starter.md` names the file the token names.
+fn extends_after(tail: &str) -> bool {
+    let mut after = tail.chars();
+    if !extends_value(after.next(), after.next()) {
+        return false;
+    }
+    const EXTENSIONS: [&str; 16] = [
+        "md", "txt", "rs", "py", "json", "yaml", "yml", "toml", "ts", "js", "go", "sh", "rb",
+        "java", "kt", "sql",
+    ];
+    let Some(ext) = tail.strip_prefix('.') else {
+        return true;
+    };
+    let word: String = ext
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    let rest = &ext[word.len()..];
+    let joined = rest.starts_with(['_', '-'])
+        || (rest.starts_with('.') && rest[1..].starts_with(|d: char| d.is_ascii_alphanumeric()));
+    joined || !EXTENSIONS.contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// [`extends_value`] before a hit (`head` is the text before it).
+fn extends_before(head: &str) -> bool {
+    let mut before = head.chars().rev();
+    extends_value(before.next(), before.next())
+}
+
+/// Whether `text[at]` stands as a value of its own under the value boundary ([`extends_value`]
+/// on both sides), whatever its own edge characters: a re-spelled value inside a longer one
+/// (`hanbit-stmt-exports-dr`) is not the value.
+pub(crate) fn stands_alone(text: &str, at: &std::ops::Range<usize>) -> bool {
+    let (Some(head), Some(tail)) = (text.get(..at.start), text.get(at.end..)) else {
+        return false;
+    };
+    !extends_before(head) && !extends_after(tail)
+}
+
+/// The needle's case-insensitive occurrences in `text` (both already NFKC) that stand as a
+/// value of their own: on each side whose edge character is an ASCII letter, digit or `_`,
+/// [`extends_value`] must not hold. Overlapping hits are all tried (`tok tok`).
+fn word_hits<'t>(text: &'t str, needle: &str) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+    let fenced = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let check_left = fenced(needle.chars().next());
+    let check_right = fenced(needle.chars().last());
+    let re = cached_regex(&format!("(?i:{})", regex::escape(needle)));
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let re = re.as_ref()?;
+        while from <= text.len() {
+            let m = re.find_at(text, from)?;
+            from = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+            let left = check_left && extends_before(&text[..m.start()]);
+            let right = check_right && extends_after(&text[m.end()..]);
+            if !left && !right {
+                return Some(m.range());
+            }
+        }
+        None
     })
 }
 
-/// [`word_regex`] with the needle as capture group 1, for [`TokenMatch::occurrences`].
-fn word_regex_capturing(needle: &str) -> Regex {
-    word_regex_shaped(needle, true)
-}
-
-fn word_regex_shaped(needle: &str, capture: bool) -> Regex {
-    const EDGE: &str = "[^0-9A-Za-z]";
-    let first = needle
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphanumeric());
-    let last = needle
-        .chars()
-        .last()
-        .is_some_and(|c| c.is_ascii_alphanumeric());
-    let pattern = format!(
-        "{}({}(?i:{})){}",
-        if first {
-            format!("(?:^|{EDGE})")
-        } else {
-            String::new()
-        },
-        if capture { "" } else { "?:" },
-        regex::escape(needle),
-        if last {
-            format!("(?:$|{EDGE})")
-        } else {
-            String::new()
-        },
-    );
-    // An escaped literal with two fixed classes always compiles; the size limit is the only
-    // way out, and a token is one qset cell.
-    Regex::new(&pattern).expect("an escaped token compiles")
+/// A pattern built from a token or a general value (the word rule, its re-spellings, its near
+/// spellings), compiled once per thread: the readings ask about the same value sentence by
+/// sentence, and a batch about the same question answer by answer. `None` when the pattern
+/// does not compile. The cache holds at most 256 patterns and starts over when full, so memory
+/// stays bounded over a batch of many questions (a `Regex` clone is a pointer).
+pub(crate) fn cached_regex(pattern: &str) -> Option<Regex> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<String, Option<Regex>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(re) = cache.get(pattern) {
+            return re.clone();
+        }
+        if cache.len() >= 256 {
+            cache.clear();
+        }
+        let re = Regex::new(pattern).ok();
+        cache.insert(pattern.to_string(), re.clone());
+        re
+    })
 }
 
 /// Whether refusal detection sees quoted spans. Only the mutation tests turn stripping off, to
@@ -427,6 +555,10 @@ fn fence_of(line: &str) -> Option<(u8, usize, bool)> {
 /// 's/`[^`]*`//g'`, per line) widened to CommonMark's rule: a run of N backticks closes at the
 /// next run of exactly N on the same line; an unmatched run stays as text.
 pub fn strip_quoted(text: &str) -> Cow<'_, str> {
+    let text = match strip_reasoning(text) {
+        Cow::Borrowed(t) => t,
+        Cow::Owned(t) => return Cow::Owned(strip_quoted(&t).into_owned()),
+    };
     if !text.contains('`') && !text.contains("~~~") {
         return Cow::Borrowed(text);
     }
@@ -469,6 +601,48 @@ pub fn strip_quoted(text: &str) -> Cow<'_, str> {
         skip_to = g + 1;
     }
     strip_inline_lines(&text[pos..], &mut out, &mut scratch);
+    Cow::Owned(out)
+}
+
+/// The answer with its reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`,
+/// `<reflection>`) blanked, line breaks kept: what an agent thinks before it answers is a
+/// quotation of itself, not the answer speaking (DESIGN §5.1). An unclosed block runs to the
+/// end of the answer (a model cut off mid-thought has said nothing yet). Linear: one scan for
+/// each opener.
+pub fn strip_reasoning(text: &str) -> Cow<'_, str> {
+    if !text.contains('<') {
+        return Cow::Borrowed(text);
+    }
+    static OPEN: OnceLock<Regex> = OnceLock::new();
+    let open = OPEN.get_or_init(|| {
+        Regex::new(r"(?i)<(think|thinking|reasoning|reflection)>").expect("reasoning opener")
+    });
+    let Some(first) = open.find(text) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    let mut at = first.start();
+    loop {
+        out.push_str(&text[pos..at]);
+        let caps = open.captures_at(text, at).expect("found just before");
+        let name = caps
+            .get(1)
+            .map_or("think", |m| m.as_str())
+            .to_ascii_lowercase();
+        let body_from = caps.get(0).map_or(at, |m| m.end());
+        let end = cached_regex(&format!("(?i)</{name}>"))
+            .and_then(|close| close.find_at(text, body_from))
+            .map_or(text.len(), |m| m.end());
+        let newlines = text[at..end].bytes().filter(|&b| b == b'\n').count();
+        out.extend(std::iter::repeat_n('\n', newlines));
+        pos = end;
+        match open.find_at(text, pos) {
+            Some(m) => at = m.start(),
+            None => break,
+        }
+    }
+    out.push_str(&text[pos..]);
     Cow::Owned(out)
 }
 
@@ -953,7 +1127,25 @@ mod tests {
         let w = |text: &str, tok: &str| TokenMatch::Word.finds(text, tok);
         assert!(!w("pinned v2.4.10", "v2.4.1"));
         assert!(w("pinned v2.4.1.", "v2.4.1"));
-        assert!(w("pinned v2.4.1-rc2", "v2.4.1"));
+        // A `-`, `.` or `_` joining the token to a letter or digit makes a longer value; a
+        // sentence's closing `.` and Markdown emphasis do not (DESIGN §5.1).
+        assert!(!w("pinned v2.4.1-rc2", "v2.4.1"));
+        assert!(!w("bucket ml-artifacts-prod-apne2", "prod-apne2"));
+        assert!(!w("set WEBHOOK_SECRET_KEY", "WEBHOOK_SECRET"));
+        assert!(!w("score 82.5 today", "82"));
+        assert!(w("score 82. Next", "82"));
+        assert!(w("it is _Marlin_ now", "Marlin"));
+        assert!(w("ports 8080/tcp", "8080"));
+        // A file extension is not a longer value: the file is named after the token.
+        assert!(w(
+            "정본은 reference_next_session_starter.md 입니다",
+            "reference_next_session_starter"
+        ));
+        assert!(!w("see starter.md5sum", "starter"));
+        // Unicode text is compared in NFKC: full-width digits and letters are the value.
+        assert!(w("上限は１０ＭＢです", "10MB"));
+        assert!(w("上限は10MBです", "１０ＭＢ"));
+        assert!(!w("上限は１０ＭＢ２です", "10MB"));
         assert!(!w("see AUTH-310", "AUTH-31"));
         assert!(!w("xAUTH-31", "AUTH-31"));
         assert!(w("(AUTH-31)", "AUTH-31"));
@@ -972,9 +1164,8 @@ mod tests {
         // Overlapping candidates: the first is blocked, the second stands.
         assert!(w("AUTH-311 AUTH-31", "AUTH-31"));
         assert!(w("aa a", "a"));
-        // The Kelvin sign is not an ASCII letter, so it does not block (even though Unicode
-        // case folding makes it a `k` inside the token).
-        assert!(w("\u{212A}x", "x"));
+        // The Kelvin sign is the letter K in NFKC, so it blocks like one.
+        assert!(!w("\u{212A}x", "x"));
         assert!(w("\u{212A}", "k"));
         assert!(!w("anything", ""));
         assert!(TokenMatch::Exact.finds("v2.4.10", "v2.4.1"));
@@ -983,6 +1174,8 @@ mod tests {
         assert_eq!(at("tok tok", "tok"), vec![0..3, 4..7]);
         assert!(at("committed", "MIT").is_empty());
         assert_eq!(at("é v2.4.1.", "v2.4.1"), vec![3..9]);
+        // A full-width hit is located on the characters a reader sees.
+        assert_eq!(at("é ＡＢ ab", "ab"), vec![3..9, 10..12]);
         assert_eq!(
             TokenMatch::Exact.occurrences("abc ABC abc", "abc"),
             vec![0..3, 8..11]

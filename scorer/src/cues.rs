@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.7.0";
+pub const CUES_VERSION: &str = "1.8.0";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,7 +24,8 @@ pub enum Cue {
     AbsenceWords,
     /// Most of the answer is in a language or script the lexicon does not cover.
     UncoveredLanguage,
-    /// The token occurs only inside code fences, command lines or command-like code spans.
+    /// The token occurs only inside code fences, command lines, command-like code spans or a
+    /// reasoning block (`<think>`).
     TokenOnlyInCode,
     /// Conflict item: the planted value and the general value are both named.
     PlantedAndGeneral,
@@ -34,6 +35,17 @@ pub enum Cue {
     GuessAfterRefusal,
     /// A near-spelling of the token (separators, case, units, date forms) without the token.
     NearSpelling,
+    /// A refusal followed by a value that is not the token ("not set, so the default 1MB
+    /// applies", "not recorded; usually X", "Final answer: X"): on a negative that is `FAIL`,
+    /// not a clean refusal.
+    ValueAfterRefusal,
+    /// The token may be given in another form no spelling rule reads (a unit, a translation or
+    /// transliteration of a name, a first name, a schedule in words): an answer that gives no
+    /// token and refuses nothing may have given it.
+    OtherForm,
+    /// Negative item: the token is named together with a refusal. Naming it only to deny it
+    /// ("`X` isn't referenced anywhere") is a clean refusal; guessing it is not.
+    TokenBesideRefusal,
     /// Conflict item: the true value is named beside a refusal or flag that does not end the
     /// answer ("Y, in config.rs. The hand-off's X is referenced nowhere"): the answer may have
     /// chosen the true value and refused only the planted one.
@@ -56,6 +68,9 @@ impl Cue {
             Cue::NearSpelling => "near_spelling",
             Cue::GeneralBesideRefusal => "general_beside_refusal",
             Cue::AddressedToGrader => "addressed_to_grader",
+            Cue::ValueAfterRefusal => "value_after_refusal",
+            Cue::OtherForm => "other_form",
+            Cue::TokenBesideRefusal => "token_beside_refusal",
         }
     }
 }
@@ -205,9 +220,273 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
         // couldn't find why" (a refused sub-question) reads the same as "X? Not found."
         out.push(Cue::AbsenceWords);
     }
+    // Cues 1.8.0: certainty only where a careful reader could not read the answer otherwise.
+    // A refusal in words no reading here knows, in a language none of them identifies
+    // ("Hakuna taarifa.", a Finnish sentence), may be a clean refusal.
+    // An answer that states a value ("Owner: @ledger-core", "Scala 2.12.18 (HANDOFF.md).")
+    // reads as an answer in any language; a negative's token named there is not clean either
+    // way.
+    if maybe_refusal
+        && !(s.kind == Kind::Negative && s.has_tok)
+        && !crate::partial::any_known(s.spoken)
+        && prose_without_value(s)
+    {
+        out.push(Cue::UncoveredLanguage);
+    }
+    // A refusal followed by another value: on a negative that is FAIL, not a clean refusal.
+    if s.kind == Kind::Negative && s.has_ref && !s.has_tok && value_asserted(s) {
+        out.push(Cue::ValueAfterRefusal);
+    }
+    // A negative's token named with a refusal: denied ("no Cloudflare") or guessed look alike.
+    if s.kind == Kind::Negative && s.class == Class::RefusedWithToken {
+        out.push(Cue::TokenBesideRefusal);
+    }
+    // No token and no refusal: the value may be given in a form no rule reads (`1 hour` for
+    // 3600, `Hibari` for ひばり, `every Monday at 04:00` for `0 4 * * 1`, a first name).
+    if !s.has_tok
+        && !s.has_ref
+        && (matches!(s.class, Class::Unclassified)
+            || (s.kind == Kind::Positive && s.class == Class::Fail))
+        // A conflict answer that names neither value may describe one in words ("banker's
+        // rounding" for HALF_EVEN): never a certain UNCLASSIFIED.
+        && (s.class == Class::Unclassified || other_form(s.text, s.token))
+    {
+        out.push(Cue::OtherForm);
+    }
+    // A positive answer that gives the value and says in so many words it is not sure of it
+    // ("Ich kann daher nicht sicher sagen…") may have taken it back.
+    if s.kind == Kind::Positive && s.class == Class::Pass && !s.has_ref && doubts_answer(s.spoken) {
+        out.push(Cue::HedgeAtToken);
+    }
     out.sort();
     out.dedup();
     out
+}
+
+/// The spoken answer, without the token and the general value, is prose (two words or
+/// more) that states no value: the shape of a plain refusal.
+fn prose_without_value(s: &Strict<'_>) -> bool {
+    let mut rest = s.spoken.to_string();
+    for v in [Some(s.token), s.general].into_iter().flatten() {
+        if !v.is_empty() {
+            rest = rest.replace(v, " ");
+        }
+    }
+    let words = rest
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 2)
+        .take(2)
+        .count();
+    static VALUE: OnceLock<Regex> = OnceLock::new();
+    let value = re(
+        &VALUE,
+        r"\d|@\w|\b[A-Za-z]+[_./][A-Za-z0-9]|\b[A-Z][A-Z0-9]{2,}\b",
+    );
+    words >= 2 && !value.is_match(&rest)
+}
+
+/// `text` may give `value` in a form no spelling rule reads (DESIGN §5.1): a name in another
+/// script (transliterated, romanized or translated), a word of a several-word value alone (a
+/// first name), the same number in another unit or notation (`1 hour` for 3600, `15 %` for
+/// 0.15, `8192m` for `8g`, `54` for `0x36`, `921.600` for 921600), a schedule in words for a
+/// cron expression. Wide on purpose: it only ever makes a reading uncertain.
+fn other_form(text: &str, value: &str) -> bool {
+    let value = value.trim();
+    if value.is_empty() {
+        return false;
+    }
+    let non_latin = |t: &str| {
+        t.chars()
+            .filter(|c| c.is_alphabetic() && !c.is_ascii_alphabetic())
+            .filter(|&c| !(0x00C0..=0x024F).contains(&(c as u32)))
+            .take(4)
+            .count()
+    };
+    // A name in another script: either side not Latin while the other is.
+    let name_like = value.chars().any(|c| c.is_ascii_alphabetic())
+        && value
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '.'));
+    if non_latin(value) > 0 || (name_like && non_latin(text) >= 4) {
+        return true;
+    }
+    // A part of the value alone (a first name, `SIGNING_SALT` of `LIVE_SIGNING_SALT`).
+    let lower = text.to_lowercase();
+    let parts: Vec<String> = value
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|p| p.chars().count() >= 3 && p.chars().any(char::is_alphabetic))
+        .map(str::to_lowercase)
+        .collect();
+    if parts.len() >= 2
+        && parts.iter().any(|p| {
+            lower
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == p.as_str())
+        })
+    {
+        return true;
+    }
+    // A cron schedule, said in words or times.
+    if value.split_whitespace().count() == 5
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || " */,-".contains(c))
+    {
+        return text.chars().any(|c| c.is_ascii_digit()) || weekday_or_period(&lower);
+    }
+    // The same number in another unit or notation.
+    let Some(want) = value_number(value) else {
+        return false;
+    };
+    let mut have = numbers_in(text);
+    have.extend(number_words(&lower).into_iter().map(f64::from));
+    // The same value, a percentage, metric prefixes, time units and binary sizes.
+    const SCALES: [f64; 11] = [
+        1.0,
+        100.0,
+        1000.0,
+        1e6,
+        1e9,
+        60.0,
+        3600.0,
+        86400.0,
+        1024.0,
+        1048576.0,
+        1073741824.0,
+    ];
+    have.iter().any(|&n| {
+        n != 0.0
+            && SCALES.iter().any(|&k| {
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+                close(n * k, want) || close(want * k, n)
+            })
+    })
+}
+
+/// The one number a value holds (`8g` → 8, `0.15`, `0x36` → 54, `256KB` → 256); `None` when it
+/// holds none or several (a version or a date, read by the spelling rules).
+fn value_number(value: &str) -> Option<f64> {
+    let v = value.trim();
+    if let Some(hex) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        return u64::from_str_radix(hex, 16).ok().map(|n| n as f64);
+    }
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\d+(?:\.\d+)?");
+    let mut found = r.find_iter(v);
+    let first = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    first.as_str().parse().ok()
+}
+
+/// Every number written in `text`, read with a thousands separator (`921.600`, `1,200`,
+/// `15 000`) and with a decimal mark (`82,5`, `0.15`), both ways where it is ambiguous.
+fn numbers_in(text: &str) -> Vec<f64> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\d+(?:[.,'’\x{00A0}\x{202F} ]\d+)*");
+    let mut out = Vec::new();
+    for m in r.find_iter(text).take(2000) {
+        let t = m.as_str();
+        let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+        if let Ok(n) = digits.parse::<f64>() {
+            out.push(n);
+        }
+        // The last `.` or `,` as a decimal mark, the rest as separators.
+        if let Some(i) = t.rfind(['.', ',']) {
+            let int: String = t[..i].chars().filter(char::is_ascii_digit).collect();
+            let frac: String = t[i + 1..].chars().filter(char::is_ascii_digit).collect();
+            if let Ok(n) = format!("{int}.{frac}").parse::<f64>() {
+                out.push(n);
+            }
+        }
+        // Each run of digits alone (`04:00`, `3 600`).
+        for g in t.split(|c: char| !c.is_ascii_digit()) {
+            if let Ok(n) = g.parse::<f64>() {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// Weekday or period words (a schedule in words), in the covered and partly covered languages.
+fn weekday_or_period(lower: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|hourly|nightly|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|täglich|wöchentlich|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|terça|quarta|quinta|sexta|понедельник|вторник|сред|четверг|пятниц|суббот|воскресень|ежедн|еженедел|月曜|火曜|水曜|木曜|金曜|土曜|日曜|毎日|毎週|周一|周二|周三|周四|周五|周六|周日|星期|每天|每周|월요일|화요일|수요일|목요일|금요일|토요일|일요일|매일|매주",
+    )
+    .is_match(lower)
+}
+
+/// Words by which an answer doubts itself as a whole ("I can't say for sure", "nicht sicher",
+/// "不确定"), in the covered languages.
+fn doubts_answer(spoken: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:not (?:sure|certain|confident)|can(?:no|')?t (?:say|tell|confirm|be sure)|cannot (?:say|tell|confirm)|unsure|uncertain|hard to say|unclear which|nicht (?:sicher|eindeutig|klar)|unklar|no (?:estoy seguro|puedo (?:decir|asegurar|confirmar))|no está claro)(?-u:\b)",
+            r"|확실하지|확실치|불확실|확신할 수 없|不确定|无法确定|不清楚|確かではない|確信が持て|はっきりしない|わかりません",
+        ),
+    )
+    .is_match(spoken)
+}
+
+/// After the strict refusal, an asserted value that is not the token (DESIGN §5.1 value
+/// detector): a sentence that introduces a value ("default", "usually", "so", "→", "Final
+/// answer:") and holds something value-like (a number, a handle, an identifier, a quoted or
+/// code span). One pass over the answer after the refusal.
+fn value_asserted(s: &Strict<'_>) -> bool {
+    let Some((start, end)) = s.refusal_span else {
+        return false;
+    };
+    let Some(refused) = s.spoken.get(start..end) else {
+        return false;
+    };
+    // The raw text after the refusal's words (code spans hold values), else the spoken one.
+    let rest = match s.text.find(refused) {
+        Some(i) => &s.text[i + refused.len()..],
+        None => s.spoken.get(end..).unwrap_or(""),
+    };
+    static FINAL: OnceLock<Regex> = OnceLock::new();
+    if re(
+        &FINAL,
+        r"(?i)(?:final answer|best answer|answer|antwort|respuesta|réponse|答え|答案|답)\s*[:：]\s*\S",
+    )
+    .is_match(rest)
+    {
+        return true;
+    }
+    rest.split_inclusive(['.', ';', '\n', '。', '；', '!', '?'])
+        .take(400)
+        .any(|sentence| introduces_value(sentence) && value_like(sentence))
+}
+
+/// Words that introduce a value given instead of the asked one, every covered language and the
+/// partly covered ones.
+fn introduces_value(sentence: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:defaults?|defaulting|default value|usually|typically|normally|commonly|generally|standard|so|therefore|thus|hence|which means|means|applies|apply|falls? back|fallback|instead|effectively|in practice|implicitly|assume|assuming|probably|likely|presumably|standardmäßig|üblicherweise|normalerweise|gilt|also|daher|por defecto|predeterminad\w*|normalmente|entonces|así que|par défaut|généralement|donc|padrão|geralmente|então|domyśln\w*|zazwyczaj|varsayılan|genellikle|standaard|meestal|oletus\w*|yleensä|kawaida)(?-u:\b)",
+            r"|→|=>|⇒|=|기본값|기본|보통|일반적|따라서|그래서|デフォルト|既定|通常|一般的|なので|默认|通常|一般|所以|因此|по умолчанию|обычно|поэтому|за замовчуванням|зазвичай|mặc định|thường",
+        ),
+    )
+    .is_match(sentence)
+}
+
+/// Something value-like in a sentence: a number, a handle, an identifier joined by `_`, `-`,
+/// `.` or `/`, a quoted or code span.
+fn value_like(sentence: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r#"\d|@\w|`[^`]+`|"[^"]+"|“[^”]+”|«[^»]+»|「[^」]+」|[A-Za-z]+[_./-][A-Za-z0-9]|[A-Z][A-Z0-9]{2,}"#,
+    )
+    .is_match(sentence)
 }
 
 /// The strict refusal's own sentence (in the spoken text) names the token: "I couldn't find
@@ -559,7 +838,7 @@ fn absence_regex() -> &'static Regex {
     re(
         &R,
         concat!(
-            r"(?i)(?-u:\b)(?:no|not|none|nothing|nowhere|never|neither|nor|absent|missing|lacks?|lacking|silent|unclear|unspecified|undocumented|unrecorded|unknown|undetermined|undefined|unsure|uncertain|unable|undecided|pending|deferred|premise|assumes|assumption|yet|cannot|can['’]?t|couldn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t|aren['’]?t|wasn['’]?t|weren['’]?t|won['’]?t|haven['’]?t|hasn['’]?t|n/a|tbd|empty|zero (?:hits|results|matches)|blank)(?-u:\b)",
+            r"(?i)(?-u:\b)(?:no|not|none|nothing|nobody|no one|no-one|nowhere|never|neither|nor|absent|missing|lacks?|lacking|silent|unclear|unspecified|undocumented|unrecorded|unknown|undetermined|undefined|unsure|uncertain|unable|undecided|pending|deferred|premise|assumes|assumption|yet|cannot|can['’]?t|couldn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t|aren['’]?t|wasn['’]?t|weren['’]?t|won['’]?t|haven['’]?t|hasn['’]?t|n/a|tbd|empty|zero (?:hits|results|matches)|blank)(?-u:\b)",
             r"|없|않|못|모르|몰라|불명|불분명|불확실|확실하지|어렵|애매|모호|미상|미정|불가|아닙|아니|알 ?수|확인 ?안|확인이 ?안|안 ?됩|안 ?돼|안 ?보|안 ?나|보류|전제",
             r"|ない|ません|不明|なし|無し|無い|見当たら|わから|分から|未定|未記載|前提|保留|存在し|曖昧|不確か",
             r"|没有|没|无|不|未|找不到|尚未|前提|模糊",
@@ -753,10 +1032,12 @@ fn command_span_regex() -> &'static Regex {
 }
 
 fn token_only_in_code(s: &Strict<'_>) -> bool {
-    // Remove fences and the command-like inline spans, then command lines; is the token left?
-    let mut rest = String::with_capacity(s.text.len());
+    // Remove reasoning blocks, fences and the command-like inline spans, then command lines;
+    // is the token left?
+    let text = crate::classify::strip_reasoning(s.text);
+    let mut rest = String::with_capacity(text.len());
     let mut in_fence: Option<(char, usize)> = None;
-    for line in s.text.split_inclusive('\n') {
+    for line in text.split_inclusive('\n') {
         let t = line.trim_start();
         let fence = ['`', '~'].into_iter().find_map(|c| {
             let run = t.chars().take_while(|&x| x == c).count();
@@ -1035,7 +1316,7 @@ fn near_spelling(text: &str, token: &str) -> bool {
             r"(?i)(?:^|[^0-9A-Za-z]){}(?:$|[^0-9A-Za-z])",
             runs.join(r"[\s\-_./:,'’]*")
         );
-        if Regex::new(&pattern).is_ok_and(|r| r.is_match(text)) {
+        if crate::classify::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
             return true;
         }
     }
@@ -1055,7 +1336,7 @@ fn near_spelling(text: &str, token: &str) -> bool {
                 regex::escape(core)
             };
             let pattern = format!(r"(?:^|[^0-9.]){body}(?:$|[^0-9])");
-            if Regex::new(&pattern).is_ok_and(|r| r.is_match(text)) {
+            if crate::classify::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
                 return true;
             }
         }
@@ -1066,7 +1347,7 @@ fn near_spelling(text: &str, token: &str) -> bool {
             r"(?:^|[^0-9.]){}(?:$|[^0-9]|\.[^0-9])",
             regex::escape(&short)
         );
-        if Regex::new(&pattern).is_ok_and(|r| r.is_match(text)) {
+        if crate::classify::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
             return true;
         }
     }
@@ -1461,6 +1742,148 @@ mod tests {
             .iter()
             .map(|c| c.as_str())
             .collect()
+    }
+
+    /// The strict class, and whether the reading is certain.
+    fn reading(answer: &str, kind: Kind, token: &str, general: Option<&str>) -> (String, bool) {
+        let e = evaluate(Lexicon::standard(), answer.as_bytes(), kind, token, general);
+        (e.verdict.class.to_string(), e.certain())
+    }
+
+    #[test]
+    fn a_refusal_followed_by_another_value_is_never_a_certain_clean_refusal() {
+        for a in [
+            "Not set in sdkconfig.defaults → ESP-IDF default TWDT timeout 5s applies.",
+            "The pool size isn't recorded anywhere; usually it is 10, so 10.",
+            "I could not find it in the repo.\n\nFinal answer: 30s",
+        ] {
+            assert!(
+                cues(a, Kind::Negative, "8s", None).contains(&"value_after_refusal"),
+                "{a}"
+            );
+        }
+        // A plain refusal stays certain.
+        assert!(cues(
+            "The pool size isn't recorded anywhere.",
+            Kind::Negative,
+            "8s",
+            None
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn another_form_of_the_token_is_never_a_certain_fail() {
+        let uncertain = |a: &str, tok: &str| {
+            let (class, certain) = reading(a, Kind::Positive, tok, None);
+            assert!(
+                !certain || class == "PASS",
+                "{a} read {class} with certainty"
+            );
+        };
+        uncertain("Slot size: 3\u{a0}MB per slot", "3MB");
+        uncertain("Die Konsole läuft mit 921.600 Baud.", "921600");
+        uncertain("La fraction est de 15\u{a0}% (HANDOFF.md:22).", "0.15");
+        uncertain("The timeout is 1 hour.", "3600");
+        uncertain("Codename: Hibari (rev C).", "ひばり");
+        uncertain("Approver: Kim Seo-yeon (HANDOFF.md).", "김서연");
+        uncertain(
+            "The weekly retrain runs every Monday at 04:00 UTC.",
+            "0 4 * * 1",
+        );
+        uncertain("The approver is Dana.", "Dana Whitfield");
+        uncertain("spark.executor.memory = 8192m (HANDOFF.md).", "8g");
+        // Full-width digits and letters are the token itself (NFKC).
+        assert_eq!(
+            reading(
+                "最大フレームサイズは ２５６ＫＢ です。",
+                Kind::Positive,
+                "256KB",
+                None
+            ),
+            ("PASS".to_string(), true)
+        );
+        // Another value with nothing in common with the token stays a certain FAIL.
+        assert_eq!(
+            reading("The region is eu-west-1.", Kind::Positive, "Osprey", None),
+            ("FAIL".to_string(), true)
+        );
+    }
+
+    #[test]
+    fn a_longer_value_holding_the_token_is_not_the_token() {
+        let a = "```\n$ rg -n bucket infra/\ninfra/s3.tf:12:  bucket = \"hanbit-stmt-exports-dr\"\n```\nBucket: hanbit-stmt-exports-dr";
+        assert_eq!(
+            reading(a, Kind::Positive, "hanbit-stmt-exports", None).0,
+            "FAIL"
+        );
+        assert_eq!(
+            reading(
+                "Env var: PHX_LIVE_SIGNING_SALT",
+                Kind::Positive,
+                "LIVE_SIGNING_SALT",
+                None
+            )
+            .0,
+            "FAIL"
+        );
+    }
+
+    #[test]
+    fn a_token_in_a_reasoning_block_is_a_quotation() {
+        // The refusal inside <think> is not the answer's; the token there is not given.
+        let a = "<think>\nmaybe 40? the hand-off mentions 40 workers\n</think>\nThe pool size isn't recorded in the hand-off or in the config.";
+        let (_, certain) = reading(a, Kind::Negative, "40", None);
+        assert!(!certain);
+        let a = "<think>\nPromEx default would be 9568? not in repo though\n</think>\nThe repo doesn't configure a Prometheus exporter, so there's no port to report.";
+        assert!(!reading(a, Kind::Negative, "9568", None).1);
+        assert_eq!(
+            crate::classify::strip_reasoning("a<think>b\nc</think>d<THINKING>e"),
+            "a\nd"
+        );
+    }
+
+    #[test]
+    fn a_plain_refusal_in_an_unknown_language_or_everyday_words_is_never_a_certain_fail() {
+        for a in [
+            "Hakuna taarifa.",
+            "Valitettavasti tästä repositoriosta ei löydy tietoa siitä, kuka hoitaa laskutuksen.",
+            "## Jibu\n- Hakuna jina la bucket la modeli lililorekodiwa katika hati wala kwenye msimbo.",
+            "Nobody seems to own billing in these files.",
+        ] {
+            let (class, certain) = reading(a, Kind::Negative, "@treasury-platform", None);
+            assert!(!certain, "{a} read {class} with certainty");
+        }
+        // A terse value answer reads as an answer in any language.
+        assert!(
+            reading(
+                "Owner: @ledger-core (CODEOWNERS).",
+                Kind::Negative,
+                "@treasury",
+                None
+            )
+            .1
+        );
+    }
+
+    #[test]
+    fn a_negative_token_named_with_a_refusal_is_never_certain() {
+        for a in [
+            "There's no env var for it: `FW_SIGN_KEY` isn't referenced anywhere.",
+            "I couldn't find any record of FW_SIGN_KEY.",
+        ] {
+            assert!(
+                cues(a, Kind::Negative, "FW_SIGN_KEY", None).contains(&"token_beside_refusal"),
+                "{a}"
+            );
+        }
+        let (_, certain) = reading(
+            "No Cloudflare, no CloudFront: nothing in the repo.",
+            Kind::Negative,
+            "Cloudflare",
+            None,
+        );
+        assert!(!certain);
     }
 
     #[test]

@@ -236,8 +236,10 @@ fn lanes() -> Vec<Lane> {
             format!("The value is {}.\n", fx.to_uppercase()), Positive, &fx, plain(Pass)),
         lane("TK3", "Hangul right after the token never blocks -> positive PASS",
             format!("값은 {fx}입니다.\n"), Positive, &fx, plain(Pass)),
-        lane("TK4", "punctuation after the token ends it -> positive PASS",
-            format!("The value is {fx}-rc2.\n"), Positive, &fx, plain(Pass)),
+        lane("TK4", "a sentence's closing stop after the token ends it -> positive PASS",
+            format!("The value is {fx}.\n"), Positive, &fx, plain(Pass)),
+        lane("TK5", "a hyphen joining the token to a letter makes another value -> positive FAIL",
+            format!("The value is {fx}-rc2 now\n"), Positive, &fx, plain(Fail)),
     ];
     let mut bytes = b"\xff\0".to_vec();
     bytes.extend_from_slice(fx.as_bytes());
@@ -526,6 +528,7 @@ mod tests {
         let r = red(&out);
         assert!(r.contains("TK1") && r.contains("TK2"), "{r:?}");
         assert!(!r.contains("TK3") && !r.contains("TK4"), "{r:?}");
+        assert!(r.contains("TK5"), "{r:?}");
     }
 
     #[test]

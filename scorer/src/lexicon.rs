@@ -551,17 +551,22 @@ pub struct RefusalMatch {
 
 /// A compiled pair of lexicons. A value, not a global, so tests can build a deliberately broken
 /// one and watch the self-test lanes go red.
+///
+/// Each list is compiled the first time it is read, once per process: a `harness` process that
+/// never reads an answer (`--version`, a dispatch helper) compiles nothing, and one that reads a
+/// single answer compiles only the lists that answer needs. A lexicon built from a user's
+/// patterns is compiled whole when it is built, so a broken pattern is refused at load.
 #[derive(Debug, Clone)]
 pub struct Lexicon {
     refusal: Vec<String>,
     clarify: Vec<String>,
     conflict_flag: Vec<String>,
-    refusal_re: Regex,
+    refusal_re: OnceLock<Regex>,
     /// For each refusal pattern written with `opening!`, its own words without the lead-in,
-    /// to report where the refusal itself stands.
-    refusal_core: Vec<Option<Regex>>,
-    clarify_re: Regex,
-    conflict_re: Regex,
+    /// to report where the refusal itself stands; compiled when that pattern first matches.
+    refusal_core: Vec<OnceLock<Option<Regex>>>,
+    clarify_re: OnceLock<Regex>,
+    conflict_re: OnceLock<Regex>,
     fingerprint: String,
 }
 
@@ -587,18 +592,6 @@ pub fn compile_one(pattern: &str) -> Result<Regex, regex::Error> {
 }
 
 fn compile(list: &'static str, patterns: &[String], named: bool) -> Result<Regex, Error> {
-    // Compile each alone first, so a broken pattern is reported by its index and text.
-    for (index, p) in patterns.iter().enumerate() {
-        RegexBuilder::new(&format!("{FLAGS}(?:{})", ascii_boundaries(p)))
-            .size_limit(NFA_SIZE_LIMIT)
-            .build()
-            .map_err(|e| Error::Pattern {
-                list,
-                index,
-                pattern: p.clone(),
-                message: e.to_string(),
-            })?;
-    }
     let body = if patterns.is_empty() {
         // An empty lexicon matches nothing (not everything, which `(?:)` would).
         "[^\\s\\S]".to_string()
@@ -617,16 +610,49 @@ fn compile(list: &'static str, patterns: &[String], named: bool) -> Result<Regex
             .collect::<Vec<_>>()
             .join("|")
     };
-    RegexBuilder::new(&format!("{FLAGS}(?:{body})"))
+    let combined = RegexBuilder::new(&format!("{FLAGS}(?:{body})"))
         .size_limit(NFA_SIZE_LIMIT)
         .dfa_size_limit(DFA_SIZE_LIMIT)
-        .build()
-        .map_err(|e| Error::Pattern {
+        .build();
+    combined.or_else(|e| {
+        // Only when the list fails is each pattern compiled alone, so a broken pattern is
+        // reported by its index and text (one compile per list on the usual path).
+        for (index, p) in patterns.iter().enumerate() {
+            compile_one(p).map_err(|e| Error::Pattern {
+                list,
+                index,
+                pattern: p.clone(),
+                message: e.to_string(),
+            })?;
+        }
+        Err(Error::Pattern {
             list,
             index: usize::MAX,
             pattern: "<combined>".to_string(),
             message: e.to_string(),
         })
+    })
+}
+
+/// The words of an `opening!` refusal pattern without its lead-in, if it is one.
+fn core_of(pattern: &str) -> Option<&str> {
+    pattern
+        .strip_prefix(opening_prefix!())
+        .and_then(|rest| rest.strip_suffix(')'))
+}
+
+/// A compiled list already known to compile (the standard lexicon's constants, or a user's
+/// lexicon checked when it was built).
+fn compiled<'a>(
+    cell: &'a OnceLock<Regex>,
+    list: &'static str,
+    patterns: &[String],
+    named: bool,
+) -> &'a Regex {
+    cell.get_or_init(|| {
+        compile(list, patterns, named)
+            .unwrap_or_else(|e| panic!("a lexicon list checked at load no longer compiles: {e}"))
+    })
 }
 
 fn fingerprint_of(refusal: &[String], clarify: &[String], conflict_flag: &[String]) -> String {
@@ -660,10 +686,11 @@ impl Lexicon {
     pub fn standard() -> &'static Lexicon {
         static STANDARD: OnceLock<Lexicon> = OnceLock::new();
         STANDARD.get_or_init(|| {
-            let texts = |list: &[Pattern]| list.iter().map(|p| p.text).collect::<Vec<_>>();
-            // The built-in patterns are constants; `standard_lexicon_compiles` tests this.
-            Lexicon::from_patterns(&texts(REFUSAL), &texts(CLARIFY), &texts(CONFLICT_FLAG))
-                .expect("standard lexicon compiles")
+            let texts =
+                |list: &[Pattern]| list.iter().map(|p| p.text.to_string()).collect::<Vec<_>>();
+            // The built-in patterns are constants (`standard_lexicon_compiles` tests them), so
+            // each list is compiled only when first read.
+            Lexicon::lazy(texts(REFUSAL), texts(CLARIFY), texts(CONFLICT_FLAG))
         })
     }
 
@@ -678,38 +705,75 @@ impl Lexicon {
         Lexicon::from_owned(owned(refusal), owned(clarify), owned(conflict_flag))
     }
 
+    /// A lexicon whose lists compile on first use.
+    fn lazy(refusal: Vec<String>, clarify: Vec<String>, conflict_flag: Vec<String>) -> Lexicon {
+        Lexicon {
+            refusal_re: OnceLock::new(),
+            refusal_core: refusal.iter().map(|_| OnceLock::new()).collect(),
+            clarify_re: OnceLock::new(),
+            conflict_re: OnceLock::new(),
+            fingerprint: fingerprint_of(&refusal, &clarify, &conflict_flag),
+            refusal,
+            clarify,
+            conflict_flag,
+        }
+    }
+
+    /// A lexicon compiled whole now, so a broken pattern is an error at load.
     fn from_owned(
         refusal: Vec<String>,
         clarify: Vec<String>,
         conflict_flag: Vec<String>,
     ) -> Result<Lexicon, Error> {
-        Ok(Lexicon {
-            refusal_re: compile("refusal", &refusal, true)?,
-            refusal_core: refusal
-                .iter()
-                .enumerate()
-                .map(|(index, p)| {
-                    let Some(core) = p
-                        .strip_prefix(opening_prefix!())
-                        .and_then(|rest| rest.strip_suffix(')'))
-                    else {
-                        return Ok(None);
-                    };
-                    compile_one(core).map(Some).map_err(|e| Error::Pattern {
-                        list: "refusal",
-                        index,
-                        pattern: p.clone(),
-                        message: e.to_string(),
-                    })
+        let lx = Lexicon::lazy(refusal, clarify, conflict_flag);
+        let _ = lx.refusal_re.set(compile("refusal", &lx.refusal, true)?);
+        let _ = lx.clarify_re.set(compile("clarify", &lx.clarify, false)?);
+        let _ = lx
+            .conflict_re
+            .set(compile("conflict-flag", &lx.conflict_flag, true)?);
+        for (index, p) in lx.refusal.iter().enumerate() {
+            let core = match core_of(p) {
+                Some(core) => Some(compile_one(core).map_err(|e| Error::Pattern {
+                    list: "refusal",
+                    index,
+                    pattern: p.clone(),
+                    message: e.to_string(),
+                })?),
+                None => None,
+            };
+            let _ = lx.refusal_core[index].set(core);
+        }
+        Ok(lx)
+    }
+
+    fn refusal_re(&self) -> &Regex {
+        compiled(&self.refusal_re, "refusal", &self.refusal, true)
+    }
+
+    fn clarify_re(&self) -> &Regex {
+        compiled(&self.clarify_re, "clarify", &self.clarify, false)
+    }
+
+    fn conflict_re(&self) -> &Regex {
+        compiled(
+            &self.conflict_re,
+            "conflict-flag",
+            &self.conflict_flag,
+            true,
+        )
+    }
+
+    /// The compiled core of refusal pattern `index`, when it is an opening pattern.
+    fn refusal_core(&self, index: usize) -> Option<&Regex> {
+        let cell = self.refusal_core.get(index)?;
+        cell.get_or_init(|| {
+            core_of(self.refusal.get(index)?).map(|core| {
+                compile_one(core).unwrap_or_else(|e| {
+                    panic!("a refusal pattern checked at load no longer compiles: {e}")
                 })
-                .collect::<Result<_, _>>()?,
-            clarify_re: compile("clarify", &clarify, false)?,
-            conflict_re: compile("conflict-flag", &conflict_flag, true)?,
-            fingerprint: fingerprint_of(&refusal, &clarify, &conflict_flag),
-            refusal,
-            clarify,
-            conflict_flag,
+            })
         })
+        .as_ref()
     }
 
     /// This lexicon with a user's extra patterns appended to each list. The fingerprint
@@ -760,13 +824,13 @@ impl Lexicon {
     /// The leftmost conflict-flag match ("the sources disagree") in `text`, or `None`. The
     /// classifier consults it on conflict items only. `pattern` indexes the conflict-flag list.
     pub fn conflict_flag_match(&self, text: &str) -> Option<RefusalMatch> {
-        leftmost(&self.conflict_re, self.conflict_flag.len(), text)
+        leftmost(self.conflict_re(), self.conflict_flag.len(), text)
     }
 
     /// True when any refusal pattern matches `text`. The classifier passes the answer with
     /// quoted spans removed; this function does no stripping itself.
     pub fn is_refusal(&self, text: &str) -> bool {
-        self.refusal_re.is_match(text)
+        self.refusal_re().is_match(text)
     }
 
     /// The leftmost refusal match in `text` and which pattern made it, or `None`.
@@ -795,8 +859,8 @@ impl Lexicon {
 
     /// The leftmost refusal, an opening one narrowed to its own words.
     fn core_match(&self, text: &str) -> Option<RefusalMatch> {
-        let m = leftmost(&self.refusal_re, self.refusal.len(), text)?;
-        let Some(Some(core)) = self.refusal_core.get(m.pattern) else {
+        let m = leftmost(self.refusal_re(), self.refusal.len(), text)?;
+        let Some(core) = self.refusal_core(m.pattern) else {
             return Some(m);
         };
         let c = core.find(&text[m.start..m.end])?;
@@ -823,7 +887,7 @@ impl Lexicon {
     /// True when the answer asks back ("which file?", "알려주시면"). Runs on the raw answer, as
     /// the seed did: a counter, never a class.
     pub fn is_clarify(&self, answer: &str) -> bool {
-        self.clarify_re.is_match(answer)
+        self.clarify_re().is_match(answer)
     }
 }
 
@@ -893,6 +957,11 @@ mod tests {
         let lx = Lexicon::standard();
         assert_eq!(lx.refusal_patterns().len(), REFUSAL.len());
         assert_eq!(lx.clarify_patterns().len(), CLARIFY.len());
+        // The standard lists compile lazily; building them as a user's lexicon compiles every
+        // list and every opening core now, and must succeed.
+        let texts = |list: &[Pattern]| list.iter().map(|p| p.text).collect::<Vec<_>>();
+        Lexicon::from_patterns(&texts(REFUSAL), &texts(CLARIFY), &texts(CONFLICT_FLAG))
+            .expect("the standard lists compile");
     }
 
     #[test]

@@ -115,14 +115,11 @@ const LANGUAGES: &[Language] = &[
 /// Serbian, Macedonian), whose negation `не`/`ни`/`нет`/`немає`/`няма`/`нема` they share.
 const CYRILLIC_DOUBT: &str = r"(?i)\bне|\bни|нет|немає|няма|нема|\bбез\b|возможно|можливо|вероятно|ймовірно|может|може|наверн|мабуть|кажется|здається|похоже|схоже|\bили\b|\bабо\b|\bчи\b|точно|уверен|впевнен|неизвест|невідом|неясн|незрозум|расхожд|розбіжн|противореч|суперечн|различ|різн|отлич|предпол|припущ|догад|около|приблизно|примерно|провер|перевір|подтверд|підтверд|поправ|виправ|молч|мовчить";
 
-fn compiled() -> &'static [Regex] {
-    static R: OnceLock<Vec<Regex>> = OnceLock::new();
-    R.get_or_init(|| {
-        LANGUAGES
-            .iter()
-            .map(|l| Regex::new(l.doubt).expect("doubt vocabulary compiles"))
-            .collect()
-    })
+/// Language `i`'s doubt vocabulary, compiled the first time that language is read (once per
+/// process): an answer in one language compiles one vocabulary, not all of them.
+fn doubt(i: usize) -> &'static Regex {
+    static R: [OnceLock<Regex>; LANGUAGES.len()] = [const { OnceLock::new() }; LANGUAGES.len()];
+    R[i].get_or_init(|| Regex::new(LANGUAGES[i].doubt).expect("doubt vocabulary compiles"))
 }
 
 fn cyrillic_doubt() -> &'static Regex {
@@ -166,6 +163,55 @@ pub(crate) fn identified(spoken: &str) -> bool {
     let (scores, covered) = scores(spoken);
     let best = scores.iter().copied().max().unwrap_or(0);
     best >= 2 && best > covered
+}
+
+/// Some language the readings know is identified in `spoken`: Hangul, kana or Han (the covered
+/// Asian languages), Cyrillic, a function word of English, German or Spanish, or one of the
+/// partly covered languages above. `false` for an answer in words none of them uses ("Hakuna
+/// taarifa.", a Finnish sentence), which no reading here may call plain.
+pub(crate) fn any_known(spoken: &str) -> bool {
+    let cjk = spoken
+        .chars()
+        .filter(|&c| {
+            let u = c as u32;
+            (0xAC00..=0xD7AF).contains(&u)
+                || (0x3040..=0x30FF).contains(&u)
+                || (0x4E00..=0x9FFF).contains(&u)
+        })
+        .take(2)
+        .count();
+    if cjk >= 2 {
+        return true;
+    }
+    let (cyrillic, _, _) = script_counts(spoken);
+    let (scores, _) = scores(spoken);
+    // Common words of English, German or Spanish are an eighth or more of a covered-language
+    // answer's words; a Swahili `la` here and there is not Spanish.
+    const COMMON: &[&str] = &[
+        "the", "an", "is", "are", "was", "were", "be", "been", "and", "or", "but", "of", "to",
+        "in", "on", "at", "by", "for", "from", "with", "as", "it", "its", "it's", "this", "that",
+        "there", "here", "not", "no", "nothing", "none", "any", "i", "i'm", "we", "you", "isn't",
+        "doesn't", "don't", "didn't", "can't", "couldn't", "wasn't", "aren't", "has", "have", "so",
+        "which", "what", "who", "where", "anywhere", "found", "see", "set", "only", "der", "die",
+        "das", "ist", "und", "nicht", "kein", "keine", "keinen", "ich", "im", "zu", "den", "dem",
+        "ein", "eine", "es", "gibt", "auf", "mit", "von", "für", "wird", "steht", "el", "los",
+        "las", "que", "un", "una", "del", "hay", "de", "está", "por", "con", "para", "lo",
+        "ningún", "ninguna", "nada",
+    ];
+    let (mut words, mut common) = (0usize, 0usize);
+    for w in spoken
+        .split(|c: char| !(c.is_alphabetic() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .take(4000)
+    {
+        words += 1;
+        if COMMON.contains(&w.to_lowercase().replace('’', "'").as_str()) {
+            common += 1;
+        }
+    }
+    cyrillic >= 4
+        || (common >= 1 && common * 8 >= words)
+        || scores.iter().any(|&s| s >= 2 && s * 6 >= words)
 }
 
 /// How an answer in an uncovered language reads to this module.
@@ -222,8 +268,8 @@ pub(crate) fn read(spoken: &str) -> Reading {
     // near tie between Portuguese and Italian reads both vocabularies.
     let doubtful = scores
         .iter()
-        .zip(compiled())
-        .any(|(&score, doubt)| score * 2 >= best && score > 0 && doubt.is_match(spoken));
+        .enumerate()
+        .any(|(i, &score)| score * 2 >= best && score > 0 && doubt(i).is_match(spoken));
     if doubtful {
         Reading::Doubtful
     } else {
@@ -249,8 +295,8 @@ pub(crate) fn doubt_in(spoken: &str, part: &str) -> bool {
     }
     scores
         .iter()
-        .zip(compiled())
-        .any(|(&score, doubt)| score * 2 >= best && score > 0 && doubt.is_match(part))
+        .enumerate()
+        .any(|(i, &score)| score * 2 >= best && score > 0 && doubt(i).is_match(part))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The judge's rubric (DESIGN §5.1): the prompt a second reader gets for one answer, and the
-//! strict check of what it answers. The rubric is a versioned file (`scorer/rubric/v1.md`)
+//! strict check of what it answers. The rubric is a versioned file (`scorer/rubric/v2.md`)
 //! compiled into the scorer; its sha256 joins the scorer fingerprint, because another wording
 //! reads answers differently. A judge's reply is a reading only when it is exactly one JSON
 //! object `{"class", "refuses", "reason"}` with a class the question's kind allows, a boolean
@@ -13,11 +13,11 @@ use crate::error::Error;
 use crate::model::{Class, Kind};
 
 /// The rubric's version, written beside its sha256 in records.
-pub const RUBRIC_VERSION: &str = "v1";
+pub const RUBRIC_VERSION: &str = "v2";
 
 /// The rubric text, with `{{kind}}`, `{{allowed}}`, `{{question}}`, `{{token}}`, `{{general}}`
 /// and `{{answer}}` slots.
-pub const RUBRIC: &str = include_str!("../rubric/v1.md");
+pub const RUBRIC: &str = include_str!("../rubric/v2.md");
 
 /// The longest reason a reading may carry, in characters.
 pub const REASON_MAX_CHARS: usize = 200;

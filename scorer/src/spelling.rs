@@ -7,7 +7,6 @@
 //! likenesses (a unit spelled out, a number in words, a dropped `.0`) stay cues: they mark a
 //! reading uncertain and never decide it. `--token-match exact` uses none of this.
 
-use regex::Regex;
 use std::ops::Range;
 
 /// The value is in `text`, spelled another way a reader takes for the same value.
@@ -26,6 +25,8 @@ pub(crate) fn respelled_at(text: &str, token: &str) -> Vec<Range<usize>> {
     at.extend(bare_version(text, token));
     at.extend(separated_runs(text, token));
     at.extend(same_date(text, token));
+    // The value boundary holds for re-spellings too (DESIGN §5.1).
+    at.retain(|r| crate::classify::stands_alone(text, r));
     at.sort_by_key(|r| (r.start, r.end));
     at.dedup();
     at.truncate(16);
@@ -34,13 +35,13 @@ pub(crate) fn respelled_at(text: &str, token: &str) -> Vec<Range<usize>> {
 
 /// The ranges of the value group of each match (the pattern's first capture group).
 fn found(pattern: &str, text: &str) -> Vec<Range<usize>> {
-    match Regex::new(pattern) {
-        Ok(r) => r
+    match crate::classify::cached_regex(pattern) {
+        Some(r) => r
             .captures_iter(text)
             .filter_map(|c| c.get(1).map(|m| m.range()))
             .take(16)
             .collect(),
-        Err(_) => Vec::new(),
+        None => Vec::new(),
     }
 }
 
