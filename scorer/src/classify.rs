@@ -114,7 +114,7 @@ impl TokenMatch {
             TokenMatch::Exact => text.contains(needle),
             TokenMatch::Word => {
                 let (text, needle) = (nfkc(text), nfkc(needle));
-                let found = word_hits(&text, &needle).next().is_some();
+                let found = word_hits(&text, &needle, Boundary::Value).next().is_some();
                 found
             }
         }
@@ -144,12 +144,45 @@ impl TokenMatch {
             TokenMatch::Word => {
                 let needle = nfkc(needle);
                 let mapped = Normalised::of(text);
-                word_hits(&mapped.text, &needle)
+                word_hits(&mapped.text, &needle, Boundary::Value)
                     .map(|r| mapped.origin(r))
                     .collect()
             }
         }
     }
+
+    /// Where the gates look for a value an agent could read (contamination, the ledger): as
+    /// [`TokenMatch::occurrences`], but under the word rule only an ASCII letter or digit
+    /// touching the token's edge hides it. A token joined by `-`, `.` or `_` (`notes-X.txt`,
+    /// `X_backup`) is still handed over to a reader, so the gates over-block where the scorer
+    /// would read another value.
+    pub fn occurrences_visible(self, text: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
+        match self {
+            TokenMatch::Exact => self.occurrences(text, needle),
+            TokenMatch::Word if needle.is_empty() => Vec::new(),
+            TokenMatch::Word => {
+                let needle = nfkc(needle);
+                let mapped = Normalised::of(text);
+                word_hits(&mapped.text, &needle, Boundary::Word)
+                    .map(|r| mapped.origin(r))
+                    .collect()
+            }
+        }
+    }
+
+    /// [`TokenMatch::occurrences_visible`] is not empty.
+    pub fn finds_visible(self, text: &str, needle: &str) -> bool {
+        !self.occurrences_visible(text, needle).is_empty()
+    }
+}
+
+/// Which neighbours make a hit part of something longer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    /// The scorer's value boundary (DESIGN §5.1): letters and digits, and `-`, `.`, `_` joins.
+    Value,
+    /// Only an ASCII letter or digit touching the edge (what the gates use).
+    Word,
 }
 
 /// `text` in Unicode NFKC: full-width `１０ＭＢ` is `10MB`, a ligature its letters. Text already
@@ -300,7 +333,11 @@ pub(crate) fn stands_alone(text: &str, at: &std::ops::Range<usize>) -> bool {
 /// The needle's case-insensitive occurrences in `text` (both already NFKC) that stand as a
 /// value of their own: on each side whose edge character is an ASCII letter, digit or `_`,
 /// [`extends_value`] must not hold. Overlapping hits are all tried (`tok tok`).
-fn word_hits<'t>(text: &'t str, needle: &str) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
+fn word_hits<'t>(
+    text: &'t str,
+    needle: &str,
+    boundary: Boundary,
+) -> impl Iterator<Item = std::ops::Range<usize>> + 't {
     let fenced = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
     let check_left = fenced(needle.chars().next());
     let check_right = fenced(needle.chars().last());
@@ -311,8 +348,24 @@ fn word_hits<'t>(text: &'t str, needle: &str) -> impl Iterator<Item = std::ops::
         while from <= text.len() {
             let m = re.find_at(text, from)?;
             from = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
-            let left = check_left && extends_before(&text[..m.start()]);
-            let right = check_right && extends_after(&text[m.end()..]);
+            let (left, right) = match boundary {
+                Boundary::Value => (
+                    check_left && extends_before(&text[..m.start()]),
+                    check_right && extends_after(&text[m.end()..]),
+                ),
+                Boundary::Word => (
+                    check_left
+                        && text[..m.start()]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_ascii_alphanumeric()),
+                    check_right
+                        && text[m.end()..]
+                            .chars()
+                            .next()
+                            .is_some_and(|c| c.is_ascii_alphanumeric()),
+                ),
+            };
             if !left && !right {
                 return Some(m.range());
             }
@@ -1142,6 +1195,9 @@ mod tests {
             "reference_next_session_starter"
         ));
         assert!(!w("see starter.md5sum", "starter"));
+        // The gates still see a token a reader could lift out of a longer name.
+        assert!(TokenMatch::Word.finds_visible("notes-Kestrel.txt", "kestrel"));
+        assert!(!TokenMatch::Word.finds_visible("Kestrels", "kestrel"));
         // Unicode text is compared in NFKC: full-width digits and letters are the value.
         assert!(w("上限は１０ＭＢです", "10MB"));
         assert!(w("上限は10MBです", "１０ＭＢ"));

@@ -44,7 +44,7 @@ pub fn rule_words(rule: TokenMatch) -> &'static str {
 /// when neither reading finds it.
 pub fn locate(bytes: &[u8], needle: &str, rule: TokenMatch, masker: &Masker) -> Option<Located> {
     let text = String::from_utf8_lossy(bytes);
-    let mut hits = rule.occurrences(&text, needle);
+    let mut hits = rule.occurrences_visible(&text, needle);
     let embedded_only = hits.is_empty();
     if embedded_only {
         hits = substring_ci(&text, needle);

@@ -424,7 +424,7 @@ impl Search {
         for e in &input.corpus.entries {
             for i in set.find_in(e.path.as_bytes()) {
                 let shown = format!("the file name {}", e.path);
-                if rule.finds(&e.path, needles[i]) {
+                if rule.finds_visible(&e.path, needles[i]) {
                     extra_hits[i].push(shown);
                 } else {
                     extra_embedded[i].push(format!("{shown} (only inside a longer word)"));
@@ -649,7 +649,7 @@ fn ledger_axis(input: &GateInput<'_>) -> (Axis, Vec<String>) {
                 })
             };
             for x in q {
-                let has = |s: &str| rule.finds(&seal_text, s);
+                let has = |s: &str| rule.finds_visible(&seal_text, s);
                 match x.kind {
                     Kind::Positive if !has(&x.token) => {
                         if report_mode {
