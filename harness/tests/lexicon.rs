@@ -77,7 +77,11 @@ fn lexicon_file_extends_and_is_validated_with_file_and_line() {
         "[[refusal]]\npattern = '\\bbeats me\\b'\nexample = 'Beats me, honestly.'\nlang = 'en'\n",
     )
     .unwrap();
-    assert_eq!(score("negative", "Opsgenie", "Beats me.", &[]), "FAIL");
+    // An everyday refusal the lexicon lacks is never a certain FAIL: the reading is uncertain.
+    assert_eq!(
+        score("negative", "Opsgenie", "Beats me.", &[]),
+        "UNDETERMINED guess=FAIL cues=uncovered_language"
+    );
     let lx = good.to_str().unwrap();
     assert_eq!(
         score("negative", "Opsgenie", "Beats me.", &["--lexicon", lx]),
