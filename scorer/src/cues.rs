@@ -15,7 +15,7 @@ use crate::model::{Class, Kind};
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.8.0";
+pub const CUES_VERSION: &str = "1.8.1";
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,7 +229,11 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if maybe_refusal
         && !(s.kind == Kind::Negative && s.has_tok)
         && !crate::partial::any_known(s.spoken)
-        && prose_without_value(s)
+        // With the token present, a label and its value ("deploy codename: X", a seal line
+        // quoted as the answer) is an answer, not prose: a refusal naming the value needs a
+        // sentence around it.
+        && !(s.has_tok && value_under_label(s.spoken, s.token))
+        && prose_without_value(s, if s.has_tok { 3 } else { 2 })
     {
         out.push(Cue::UncoveredLanguage);
     }
@@ -263,9 +267,24 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     out
 }
 
-/// The spoken answer, without the token and the general value, is prose (two words or
-/// more) that states no value: the shape of a plain refusal.
-fn prose_without_value(s: &Strict<'_>) -> bool {
+/// `token` stands right after a label's `:` or `=` (`staging proxy port: X`, `owner = X`,
+/// `**Codename:** X`): a value stated under a label, the shape of an answer in any language.
+fn value_under_label(spoken: &str, token: &str) -> bool {
+    let token = token.trim();
+    if token.is_empty() {
+        return false;
+    }
+    let low = spoken.to_lowercase();
+    let tok = token.to_lowercase();
+    low.match_indices(&tok).any(|(i, _)| {
+        let before = low[..i].trim_end_matches(|c: char| c.is_whitespace() || "*`\"'".contains(c));
+        before.ends_with(':') || before.ends_with('=') || before.ends_with('：')
+    })
+}
+
+/// The spoken answer, without the token and the general value, is prose (`min_words` words
+/// or more) that states no value: the shape of a plain refusal.
+fn prose_without_value(s: &Strict<'_>, min_words: usize) -> bool {
     let mut rest = s.spoken.to_string();
     for v in [Some(s.token), s.general].into_iter().flatten() {
         if !v.is_empty() {
@@ -275,14 +294,14 @@ fn prose_without_value(s: &Strict<'_>) -> bool {
     let words = rest
         .split(|c: char| !c.is_alphabetic())
         .filter(|w| w.chars().count() >= 2)
-        .take(2)
+        .take(min_words)
         .count();
     static VALUE: OnceLock<Regex> = OnceLock::new();
     let value = re(
         &VALUE,
         r"\d|@\w|\b[A-Za-z]+[_./][A-Za-z0-9]|\b[A-Z][A-Z0-9]{2,}\b",
     );
-    words >= 2 && !value.is_match(&rest)
+    words >= min_words && !value.is_match(&rest)
 }
 
 /// `text` may give `value` in a form no spelling rule reads (DESIGN §5.1): a name in another
@@ -1864,6 +1883,26 @@ mod tests {
             )
             .1
         );
+        // The value under a label (a seal line quoted as the answer) is an answer.
+        for a in [
+            "deploy codename: Kestrel",
+            "staging proxy port: Kestrel",
+            "**Codename:** `Kestrel`",
+        ] {
+            let (class, certain) = reading(a, Kind::Positive, "Kestrel", None);
+            assert!(
+                certain && class == "PASS",
+                "{a}: read {class} (certain {certain})"
+            );
+        }
+        // A refusal sentence in an unknown language that names the value stays uncertain.
+        let (class, certain) = reading(
+            "Valitettavasti Kestrel ei löydy mistään.",
+            Kind::Positive,
+            "Kestrel",
+            None,
+        );
+        assert!(!certain, "read {class} with certainty");
     }
 
     #[test]
