@@ -107,7 +107,10 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
                 // Rows no reader decided stand beside the count, never inside it.
                 let undecided = match l.undetermined {
                     0 => String::new(),
-                    n => format!(", {n} undetermined"),
+                    n => format!(
+                        ", {}",
+                        crate::summary::undecided_words(n - l.contested, l.contested, false)
+                    ),
                 };
                 out.push(format!(
                     "{prefix_painted}  {:<16} {}{undecided}",

@@ -405,6 +405,26 @@ pub struct NumberLine {
     /// the count, shown beside it in the brief. In JSON they are under `readers`.
     #[serde(skip)]
     pub undetermined: usize,
+    /// Of `undetermined`, the rows whose readers disagree (CONTESTED), named apart.
+    #[serde(skip)]
+    pub contested: usize,
+}
+
+/// How undecided rows are named beside a count or in a verdict's sentence: UNDETERMINED rows
+/// as "undetermined", CONTESTED rows as "contested" (`row` adds the noun: "3 rows
+/// undetermined"). Empty when there are none.
+pub fn undecided_words(undetermined: usize, contested: usize, row: bool) -> String {
+    let noun = |n: usize| match (row, n) {
+        (false, _) => "",
+        (true, 1) => " row",
+        (true, _) => " rows",
+    };
+    match (undetermined, contested) {
+        (0, 0) => String::new(),
+        (u, 0) => format!("{u}{} undetermined", noun(u)),
+        (0, c) => format!("{c}{} contested", noun(c)),
+        (u, c) => format!("{u}{} undetermined, {c} contested", noun(u)),
+    }
 }
 
 /// Every number of a round, the instrument verdict and the watermark.
@@ -859,7 +879,12 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
             }
         })
         .collect();
-    let n = s.undecided.len();
+    let n_contested = s
+        .undecided
+        .iter()
+        .filter(|u| u.state == "CONTESTED")
+        .count();
+    let n_undetermined = s.undecided.len() - n_contested;
     let first = outcomes[0];
     if outcomes.iter().all(|o| *o == first) {
         // The sentence counts the decided rows, as the headline numbers do, when they alone
@@ -882,8 +907,8 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
         s.verdict = first.0;
         s.verdict_claimed = first.1;
         s.verdict_detail = format!(
-            "{detail}; {n} row{} undetermined{counted}; the verdict holds either way",
-            if n == 1 { "" } else { "s" }
+            "{detail}; {}{counted}; the verdict holds either way",
+            undecided_words(n_undetermined, n_contested, true)
         );
         name_firing(&mut s, rows, meta);
     } else {
@@ -1346,7 +1371,7 @@ impl Summary {
                 self.mr.n
             ));
         }
-        out.prop("mr", CA, "MR", self.mr, mr_note);
+        out.prop("mr", CA, "MR (ARM)", self.mr, mr_note);
 
         const CC: &str = "Conflict (CTRL): the control's survival line";
         let read_note = if cc.followed > 0 {
@@ -1472,6 +1497,7 @@ impl Lines {
             value,
             note,
             undetermined: 0,
+            contested: 0,
         });
     }
 
@@ -1484,7 +1510,8 @@ impl Summary {
     /// Who decided the rows, and how far the two readers agree: printed once a judge read any
     /// row (a round read by the lexicon alone says so in its rows' `decided_by`).
     fn reader_lines(&self, out: &mut Lines) {
-        const RD: &str = "Readers (lexicon, judge, person; undecided rows outside every number)";
+        const RD: &str =
+            "Readers: who decided each row (decided_by: lexicon, both, judge or person); undecided rows are outside every number";
         let for_person: Vec<String> = self
             .undecided
             .iter()
@@ -1575,42 +1602,54 @@ impl Summary {
         if self.undecided.is_empty() {
             return;
         }
-        let count = |kind: Kind, arm: Option<Arm>| {
-            self.undecided
+        // (undetermined, contested) rows of one cell; `carried` keeps only the positives the
+        // seal carries (DELIVERY under `--ledger report` counts those alone).
+        let count = |kind: Kind, arm: Option<Arm>, carried_only: bool| {
+            let rows: Vec<&UndecidedRow> = self
+                .undecided
                 .iter()
                 .filter(|u| u.kind == kind && arm.is_none_or(|a| u.arm == a))
-                .count()
+                .filter(|u| !carried_only || !self.uncarried.contains(&u.qid))
+                .collect();
+            let c = rows.iter().filter(|u| u.state == "CONTESTED").count();
+            (rows.len() - c, c)
         };
         for l in lines.iter_mut() {
-            let n = match l.key.as_str() {
-                "delivery_arm" | "positive_coverage_arm" | "positive_accuracy_arm" => {
-                    count(Kind::Positive, Some(Arm::Arm))
+            let (u, c) = match l.key.as_str() {
+                "delivery_arm" => count(Kind::Positive, Some(Arm::Arm), true),
+                "delivery_all_arm" | "positive_coverage_arm" | "positive_accuracy_arm" => {
+                    count(Kind::Positive, Some(Arm::Arm), false)
                 }
                 "hui_arm" | "negative_abstained_arm" | "negative_answered_arm" => {
-                    count(Kind::Negative, Some(Arm::Arm))
+                    count(Kind::Negative, Some(Arm::Arm), false)
                 }
-                "hui_ctrl" => count(Kind::Negative, Some(Arm::Ctrl)),
-                "lucky_ctrl" => count(Kind::Positive, Some(Arm::Ctrl)),
-                "delivery_all_arm" => count(Kind::Positive, Some(Arm::Arm)),
-                "carrier_read_arm" | "prior_won_arm" | "abstained_arm" | "unclassified_arm"
-                | "mr" => count(Kind::Conflict, Some(Arm::Arm)),
+                "hui_ctrl" => count(Kind::Negative, Some(Arm::Ctrl), false),
+                "lucky_ctrl" => count(Kind::Positive, Some(Arm::Ctrl), false),
+                "mr" | "carrier_read_arm" | "prior_won_arm" | "abstained_arm"
+                | "unclassified_arm" => count(Kind::Conflict, Some(Arm::Arm), false),
                 "carrier_read_ctrl" | "prior_won_ctrl" | "abstained_ctrl" | "unclassified_ctrl" => {
-                    count(Kind::Conflict, Some(Arm::Ctrl))
+                    count(Kind::Conflict, Some(Arm::Ctrl), false)
                 }
-                k => k.strip_prefix("item_d:").map_or(0, |qid| {
-                    self.undecided.iter().filter(|u| u.qid == qid).count()
+                k => k.strip_prefix("item_d:").map_or((0, 0), |qid| {
+                    let rows: Vec<&UndecidedRow> =
+                        self.undecided.iter().filter(|u| u.qid == qid).collect();
+                    let c = rows.iter().filter(|u| u.state == "CONTESTED").count();
+                    (rows.len() - c, c)
                 }),
             };
-            if n == 0 {
+            if u + c == 0 {
                 continue;
             }
             let decided = match &l.value {
                 Value::Proportion(p) => format!("{}/{} decided, ", p.k, p.n),
                 _ => String::new(),
             };
-            l.undetermined = n;
-            let extra =
-                format!("{decided}{n} undetermined (outside the count, neither pass nor fail)");
+            l.undetermined = u + c;
+            l.contested = c;
+            let extra = format!(
+                "{decided}{} (outside the count, neither pass nor fail)",
+                undecided_words(u, c, false)
+            );
             l.note = if l.note.is_empty() {
                 extra
             } else {

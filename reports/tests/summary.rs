@@ -541,7 +541,6 @@ fn the_bars_count_what_the_lines_count() {
     let lines = r.summary.number_lines();
     for key in [
         "delivery_arm",
-        "hui_ctrl",
         "carrier_read_arm",
         "prior_won_arm",
         "mr",
@@ -550,6 +549,10 @@ fn the_bars_count_what_the_lines_count() {
         let l = lines.iter().find(|l| l.key == key).unwrap();
         assert!(l.note.contains("1 undetermined"), "{key}: {}", l.note);
     }
+    // A CONTESTED row is named as contested, not as undetermined.
+    let l = lines.iter().find(|l| l.key == "hui_ctrl").unwrap();
+    assert!(l.note.contains("1 contested"), "{}", l.note);
+    assert!(!l.note.contains("undetermined"), "{}", l.note);
     let l = lines.iter().find(|l| l.key == "carrier_read_ctrl").unwrap();
     assert!(!l.note.contains("undetermined"), "{}", l.note);
     let bar = |k, a| reports::summary::good_rate(&r.rows, k, a);
@@ -603,4 +606,105 @@ fn the_contrast_interval_and_its_test_agree() {
             assert_eq!(excludes, a.sign.p.unwrap() < 0.05, "{a:?}");
         }
     }
+}
+
+/// A CONTESTED row is named as contested, never as undetermined: in the verdict's sentence, in
+/// the note beside its number and in the brief's headline line.
+#[test]
+fn contested_rows_are_called_contested_not_undetermined() {
+    let r = ok_round();
+    let mut rows = r.rows.clone();
+    for x in rows.iter_mut() {
+        if x.qid == "n1" && x.arm == Arm::Ctrl && x.rep == 1 {
+            x.standing = reports::reading::Standing::Contested { judge: Class::Fail };
+        }
+        if x.qid == "n2" && x.arm == Arm::Ctrl && x.rep == 1 {
+            x.standing = reports::reading::Standing::Undetermined {
+                cues: vec!["absence_words".into()],
+            };
+        }
+    }
+    let s = summarize(&rows, &r.meta);
+    // Both rows decide the verdict (CTRL fabricating would be VOID), so it is NEEDS_REVIEW;
+    // taken only on the contested one, the sentence must still say contested.
+    assert_eq!(
+        s.verdict,
+        InstrumentVerdict::NeedsReview,
+        "{}",
+        s.verdict_detail
+    );
+    let line = s
+        .number_lines()
+        .into_iter()
+        .find(|l| l.key == "hui_ctrl")
+        .unwrap();
+    assert!(
+        line.note.contains("1 undetermined, 1 contested"),
+        "{}",
+        line.note
+    );
+    // A contested row on a cell that cannot move the verdict: the sentence says contested.
+    let mut rows = r.rows.clone();
+    for x in rows.iter_mut() {
+        if x.qid == "c2" && x.arm == Arm::Ctrl && x.rep == 1 {
+            x.standing = reports::reading::Standing::Contested {
+                judge: Class::PriorWon,
+            };
+        }
+    }
+    let s = summarize(&rows, &r.meta);
+    assert!(
+        s.verdict_detail
+            .contains("1 row contested; the verdict holds either way"),
+        "{}",
+        s.verdict_detail
+    );
+    assert!(
+        !s.verdict_detail.contains("undetermined"),
+        "{}",
+        s.verdict_detail
+    );
+}
+
+/// The MR line names the arm it is computed on.
+#[test]
+fn the_mr_line_names_its_arm() {
+    let r = ok_round();
+    let l = r
+        .summary
+        .number_lines()
+        .into_iter()
+        .find(|l| l.key == "mr")
+        .unwrap();
+    assert_eq!(l.label, "MR (ARM)");
+}
+
+/// Under `--ledger report`, both DELIVERY lines say how many of their rows no reader decided:
+/// "all positives" counts every positive's undecided rows, "carried positives" the carried ones.
+#[test]
+fn both_delivery_lines_count_their_own_undecided_rows() {
+    let r = ledger_report_round();
+    let mut rows = r.rows.clone();
+    for x in rows.iter_mut() {
+        // p1 is carried, p4 is not; one ARM row of each undetermined.
+        if (x.qid == "p1" || x.qid == "p4") && x.arm == Arm::Arm && x.rep == 1 {
+            x.standing = reports::reading::Standing::Undetermined {
+                cues: vec!["hedge".into()],
+            };
+        }
+    }
+    let s = summarize(&rows, &r.meta);
+    let lines = s.number_lines();
+    let note = |k: &str| lines.iter().find(|l| l.key == k).unwrap().clone();
+    let carried = note("delivery_arm");
+    let all = note("delivery_all_arm");
+    assert_eq!(carried.undetermined, 1, "{}", carried.note);
+    assert_eq!(all.undetermined, 2, "{}", all.note);
+    let a = s.delivery_all_arm.unwrap();
+    assert!(
+        all.note
+            .starts_with(&format!("{}/{} decided, 2 undetermined", a.k, a.n)),
+        "{}",
+        all.note
+    );
 }
