@@ -48,7 +48,7 @@ pub enum ColorArg {
     Never,
 }
 
-/// The subcommands (DESIGN §2).
+/// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Gates, then dispatch every (question × arm × rep) in parallel, score, report, and write
@@ -157,7 +157,8 @@ pub struct ReadingArgs {
     /// Extra refusal / clarify / conflict-flag patterns (TOML), each with its observed example.
     #[arg(long, value_name = "FILE")]
     pub lexicon: Option<PathBuf>,
-    /// How tokens are found: word (default) or exact (the seed's byte-exact reading).
+    /// How tokens are found: word (default) or exact (byte-exact, as rounds scored before lexicon
+    /// 2.0.0 were read).
     #[arg(long, value_enum, default_value = "word")]
     pub token_match: TokenMatchArg,
 }
@@ -220,7 +221,7 @@ pub enum ArmsArg {
     Both,
 }
 
-/// The two demo questions of the seed.
+/// The demo's two questions: is the seal discoverable, and is it enough when handed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DemoArg {
     /// "Is it enough when handed over?": ARM's prompt names the planted path.
@@ -569,6 +570,10 @@ pub struct GateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
+    /// List every short or digits-only token (token-shape) in full, even for a qset this state
+    /// folder has checked before.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// `harness seal`.
@@ -811,7 +816,7 @@ pub enum TokenMatchArg {
     /// Case-insensitive; an ASCII letter or digit touching the token's ASCII edge makes it
     /// another word (v2.4.1 is not in v2.4.10); Hangul/CJK neighbours never block.
     Word,
-    /// Byte-exact substring (the seed's reading; reproduces rounds scored before lexicon 2.0.0).
+    /// Byte-exact substring (reproduces rounds scored before lexicon 2.0.0).
     Exact,
 }
 

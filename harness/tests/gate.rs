@@ -751,8 +751,9 @@ fn the_ledger_reads_absent_values_as_whole_words_and_names_where_it_saw_one() {
     assert!(!out.contains(&planted) && !out.contains(&f.pos), "{out}");
 }
 
-/// Issue 22 item 10: the token-shape advice is listed in full the first time a qset is checked
-/// and as one line after that, in the same user's state folder; a new home sees it in full.
+/// The token-shape advice is listed in full the first time a state folder sees a qset's bytes
+/// and as one line after that; a new state folder, an edited qset (same warnings, other bytes)
+/// and `--verbose` see it in full.
 #[test]
 fn the_token_shape_advice_is_listed_in_full_once() {
     let f = fixture(&[]);
@@ -805,5 +806,110 @@ fn the_token_shape_advice_is_listed_in_full_once() {
         shape(&run(&TestEnv::new())).len(),
         2,
         "another user sees it in full"
+    );
+    let verbose = {
+        let o = gate_with(env.harness(), &f)
+            .arg("--verbose")
+            .current_dir(&f.work)
+            .output()
+            .unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert_eq!(shape(&verbose).len(), 2, "--verbose lists it: {verbose}");
+    // The same warnings from other qset bytes: a qset this state folder has not seen.
+    let mut text = std::fs::read_to_string(&f.qset).unwrap();
+    text.push_str("# one more comment line\n");
+    std::fs::write(&f.qset, text).unwrap();
+    let edited = run(&env);
+    assert_eq!(shape(&edited).len(), 2, "an edited qset is new: {edited}");
+    assert_eq!(shape(&run(&env)).len(), 1, "and seen after that");
+}
+
+/// `gate --format json` agrees with its exit code: a token in the tree (exit 5) is
+/// `"contaminated": true`, a clean gate (exit 0) `false`; `overridden` is a round's override.
+#[test]
+fn gate_json_says_contaminated_when_it_exits_5() {
+    let f = fixture(&[]);
+    let neg = f.neg.clone();
+    std::fs::write(f.repo.join("notes.md"), format!("region {neg}\n")).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "notes");
+    let json = |f: &Fixture| -> (i32, serde_json::Value) {
+        let o = gate_with(harness(), f)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap(),
+            serde_json::from_slice(&o.stdout).unwrap(),
+        )
+    };
+    let (code, v) = json(&f);
+    assert_eq!(code, 5, "{v}");
+    assert_eq!(v["exit"], 5, "{v}");
+    assert_eq!(v["contaminated"], true, "{v}");
+    assert_eq!(v["overridden"], false, "{v}");
+    let clean = fixture(&[]);
+    let (code, v) = json(&clean);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["contaminated"], false, "{v}");
+}
+
+/// A conflict line without its general value is accepted with a printed note: without it
+/// PRIOR_WON is never asserted and CARRIER_UNREAD can never fire.
+#[test]
+fn a_conflict_without_general_gets_a_note() {
+    let f = fixture(&[]);
+    let planted = tok("pla");
+    std::fs::write(
+        &f.seal,
+        format!("The codename is {}. The port is {planted}.\n", f.pos),
+    )
+    .unwrap();
+    write_qset(
+        &f.qset,
+        &[
+            ["q1", "positive", "What is the codename?", &f.pos],
+            ["q2", "negative", "Which region hosts it?", &f.neg],
+            ["q3", "conflict", "Which port does it listen on?", &planted],
+        ],
+    );
+    let out = gate(&f).code(0).get_output().stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("q3: conflict without a general value (column 5): PRIOR_WON can never be asserted, so CARRIER_UNREAD can never fire"),
+        "{out}"
+    );
+    assert!(!out.contains(&planted), "{out}");
+}
+
+/// A hand-off inside the repository's work tree that git does not track is accepted, with a
+/// note that it is safe only while it stays untracked; one outside gets no such note.
+#[test]
+fn an_untracked_hand_off_inside_the_repository_gets_a_note() {
+    let f = fixture(&[]);
+    let out = gate(&f).code(0).get_output().stdout.clone();
+    assert!(
+        !String::from_utf8(out).unwrap().contains("untracked"),
+        "a seal outside the repository needs no note"
+    );
+    let inside = f.repo.join("scratch.txt"); // git-ignored by the fixture
+    std::fs::copy(&f.seal, &inside).unwrap();
+    let out = harness()
+        .args(["gate", "--qset"])
+        .arg(&f.qset)
+        .arg("--seal")
+        .arg(&inside)
+        .arg("--repo")
+        .arg(&f.repo)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("is inside the repository (scratch.txt) and untracked: safe only while it stays untracked"),
+        "{out}"
     );
 }

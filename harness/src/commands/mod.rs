@@ -364,6 +364,8 @@ pub struct GateArgs<'a> {
     pub protocol: Option<&'a Path>,
     /// `--ledger`: a positive the seal does not carry is refused or listed.
     pub ledger: crate::options::LedgerMode,
+    /// `--verbose`: the token-shape list in full, even for a qset this state folder saw.
+    pub verbose: bool,
 }
 
 /// What a gate run saw: its report, the base, and the bytes it judged (so `seal` hashes exactly
@@ -456,13 +458,17 @@ pub fn run_gate(a: &GateArgs<'_>) -> Result<GateRun> {
 /// `harness gate`: the table and a closing line, or (`json`) one document with the axes and
 /// the exit. Neither ever holds a token.
 pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
-    let report = run_gate(a)?.report;
+    let run = run_gate(a)?;
+    let report = run.report;
     let exit = report.exit();
     if json {
+        // `contaminated` agrees with the exit: a token where an agent reads it (exit 5) is
+        // contamination whether or not a round would override it; `overridden` says that.
         let v = serde_json::json!({
             "phase": report.phase,
             "axes": report.axes,
-            "contaminated": report.contaminated,
+            "contaminated": report.contaminated || exit == Exit::Contaminated,
+            "overridden": report.contaminated,
             "ledger": a.ledger.as_str(),
             "uncarried": report.uncarried,
             "exit": exit.code(),
@@ -471,7 +477,10 @@ pub fn gate_cmd(a: &GateArgs<'_>, json: bool) -> Result<Exit> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(exit);
     }
-    print!("{}", report.table_seen(&gate::seen_before));
+    print!(
+        "{}",
+        report.table_seen(&gate::shape_seen(&run.qset_bytes, a.verbose))
+    );
     match exit {
         Exit::Ok => println!("gate: pass"),
         Exit::GatePartial => println!("gate: PARTIAL — an axis is UNCHECKED; this is not a pass"),
@@ -502,7 +511,10 @@ pub fn seal_cmd(
         seal_bytes,
         protocol_bytes,
     } = run_gate(a)?;
-    print!("{}", report.table_seen(&gate::seen_before));
+    print!(
+        "{}",
+        report.table_seen(&gate::shape_seen(&qset_bytes, a.verbose))
+    );
     let exit = report.exit();
     if exit != Exit::Ok {
         println!("seal: REFUSED ({}); no manifest written", exit.meaning());

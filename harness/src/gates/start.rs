@@ -135,7 +135,7 @@ impl GateReport {
     }
 
     /// [`GateReport::table`], with the advisory token-shape axis cut to one line when `seen`
-    /// says the user was shown this same list before (gate, seal and run print it each time).
+    /// says this qset was shown before ([`shape_seen`]; gate, seal and run print it each time).
     pub fn table_seen(&self, seen: &dyn Fn(&Axis) -> bool) -> String {
         let mut out = format!("{:<17} {:<10} detail\n", "axis", "status");
         for a in &self.axes {
@@ -143,7 +143,7 @@ impl GateReport {
             let short;
             let lines: Vec<&String> = if a.name == TOKEN_SHAPE && seen(a) {
                 short = format!(
-                    "{} short or digits-only value(s), listed in full the first time this qset was checked (`harness gate --format json` lists them)",
+                    "{} short or digits-only value(s), listed in full the first time this state folder saw this qset (`--verbose` or `--format json` lists them)",
                     a.detail.len()
                 );
                 vec![&short]
@@ -283,10 +283,11 @@ pub fn seen_besides_tree(
 /// The advisory axis naming tokens short or plain enough to match by accident.
 pub const TOKEN_SHAPE: &str = "token-shape";
 
-/// Whether this exact list of detail lines was shown to the user before, as recorded in the
-/// state folder (`$XDG_STATE_HOME/harness/seen-warnings`); records it when not. A state folder
-/// that cannot be read or written means "not seen": the warning is shown in full.
-pub fn seen_before(axis: &Axis) -> bool {
+/// Whether this state folder (`$XDG_STATE_HOME/harness/seen-warnings`) has seen the qset with
+/// this sha256 before; records it when not. A state folder that cannot be read or written means
+/// "not seen": the token-shape list is shown in full. Keyed by the qset's bytes, so another qset
+/// (or an edited one) gets the full list again.
+pub fn seen_before(qset_sha256: &str) -> bool {
     let Some(dir) = crate::outdir::default_root()
         .parent()
         .map(Path::to_path_buf)
@@ -294,8 +295,7 @@ pub fn seen_before(axis: &Axis) -> bool {
         return false;
     };
     let file = dir.join("seen-warnings");
-    let key =
-        crate::files::sha256_hex(format!("{}\n{}", axis.name, axis.detail.join("\n")).as_bytes());
+    let key = format!("{TOKEN_SHAPE} qset {qset_sha256}");
     let known = std::fs::read_to_string(&file).unwrap_or_default();
     if known.lines().any(|l| l == key) {
         return true;
@@ -309,6 +309,13 @@ pub fn seen_before(axis: &Axis) -> bool {
             .and_then(|mut f| writeln!(f, "{key}"))
     });
     false
+}
+
+/// [`GateReport::table_seen`]'s question for one qset: cut the token-shape list to one line
+/// only when not `verbose` and this state folder saw these qset bytes before.
+pub fn shape_seen(qset_bytes: &[u8], verbose: bool) -> impl Fn(&Axis) -> bool {
+    let sha = crate::files::sha256_hex(qset_bytes);
+    move |_| !verbose && seen_before(&sha)
 }
 
 /// The token-shape axis: advisory lines for tokens and general values that are short or only
@@ -517,11 +524,21 @@ fn contamination_axis(input: &GateInput<'_>, search: &Search) -> Axis {
 /// General values of conflict items: reported (never refused) where the corpus holds them, since
 /// a repo-only reader could then give the true value; `None` when no row has one.
 fn general_values_axis(q: &[scorer::Question], corpus: &Corpus, search: &Search) -> Option<Axis> {
-    if search.generals.is_empty() {
+    let missing: Vec<String> = q
+        .iter()
+        .filter(|x| x.kind == scorer::Kind::Conflict && x.general.is_none())
+        .map(|x| {
+            format!(
+                "{}: conflict without a general value (column 5): PRIOR_WON can never be asserted, so CARRIER_UNREAD can never fire; add the repository's true value",
+                x.qid
+            )
+        })
+        .collect();
+    if search.generals.is_empty() && missing.is_empty() {
         return None;
     }
     let base = q.len();
-    let mut detail = Vec::new();
+    let mut detail = missing;
     for (j, i) in search.generals.iter().enumerate() {
         let general = q[*i].general.as_deref().unwrap_or_default();
         let (mut paths, _) = located(corpus, &search.hits[base + j], general, &search.masker);
@@ -584,6 +601,7 @@ fn self_containment_axis(input: &GateInput<'_>, masker: &Masker) -> Result<Axis>
             "qset and seal are not part of the tree at base, and no tracked link leads to them"
                 .into(),
         );
+        detail.extend(untracked_inside(input.corpus.workdir(), &files));
     }
     Ok(Axis {
         name: "self-containment".into(),
@@ -591,6 +609,27 @@ fn self_containment_axis(input: &GateInput<'_>, masker: &Masker) -> Result<Axis>
         detail,
         exit: Some(Exit::Contaminated),
     })
+}
+
+/// A note for each of `files` that sits inside the repository's work tree without being
+/// tracked: accepted, but safe only while it stays untracked (one `git add -A` and the next
+/// base holds it, where every agent reads it).
+fn untracked_inside(workdir: &Path, files: &[&Path]) -> Vec<String> {
+    let Ok(root) = workdir.canonicalize() else {
+        return Vec::new();
+    };
+    files
+        .iter()
+        .filter_map(|f| {
+            let full = f.canonicalize().ok()?;
+            let rel = full.strip_prefix(&root).ok()?;
+            Some(format!(
+                "note: {} is inside the repository ({}) and untracked: safe only while it stays untracked (a `git add` would put it where every agent reads it); keep it outside the repository",
+                f.display(),
+                rel.display()
+            ))
+        })
+        .collect()
 }
 
 /// Ledger (phase post): the seal carries every positive token and planted value, and no

@@ -773,7 +773,7 @@ fn start_gate(
     let table = format!(
         "── start gate (phase {}) ──\n{}",
         if phase == Phase::Pre { "pre" } else { "post" },
-        gate.table_seen(&gate::seen_before)
+        gate.table_seen(&gate::shape_seen(&inputs.qset_bytes, opts.verbose))
     );
     if opts.json {
         eprint!("{table}");
