@@ -174,7 +174,7 @@ fn lanes() -> Vec<Lane> {
         lane("L5-fence", "positive, refusal inside a fenced block + token -> PASS (fenced blocks are quotes)",
             format!("원장 발췌:\n```\n확인할 수 없습니다\n```\n값은 {fx} 입니다.\n"),
             Positive, &fx, plain(Pass)),
-        lane("L6-ws", "whitespace-only output (a lone newline) -> VOID (this port's choice; the seed counted zero bytes only)",
+        lane("L6-ws", "whitespace-only output (a lone newline) -> VOID (a lone newline is as empty as no output)",
             "\n".into(), Negative, "x", plain(Void)),
         lane("T1", "typed: <<VERDICT:REFUSED>> on an answer with the token and no refusal -> TYPED_PASS (a tag never decides the class)",
             format!("<<VERDICT:REFUSED>>\n그 예시의 이름은 {fx} 입니다.\n"),

@@ -80,7 +80,7 @@ fn qset_for(record: Option<&RoundRecord>, opts: &RescoreOptions) -> Result<(Qset
         (None, None, _) => {
             return Err(Fail::new(
                 Exit::Usage,
-                "no round.json in the out-dir: pass --qset (a seed-style round)",
+                "no round.json in the out-dir: pass --qset (a round recorded without one: answer files only)",
             )
             .into())
         }
@@ -503,7 +503,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     match completion(out, record_present) {
         Completion::Complete => Ok(finish::exit_of_verdict(report.summary.verdict)),
         Completion::Unknown => {
-            println!("completeness UNVERIFIED: a seed-style round without a completion marker; the verdict above assumes every answer is here");
+            println!("completeness UNVERIFIED: a round of answer files only, without a completion marker; the verdict above assumes every answer is here");
             Ok(finish::exit_of_verdict(report.summary.verdict))
         }
         Completion::Incomplete(why) => {
@@ -542,8 +542,8 @@ fn completion(out: &Path, record_present: bool) -> Completion {
 fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
     RoundRecord {
         format: record::ROUND_FORMAT.into(),
-        harness_version: "unknown (seed-style round)".into(),
-        scorer_fingerprint: "unknown (seed-style round)".into(),
+        harness_version: "unknown (a round of answer files only)".into(),
+        scorer_fingerprint: "unknown (a round of answer files only)".into(),
         lexicon_version: String::new(),
         demo: None,
         inputs: vec![record::InputRecord {
@@ -586,7 +586,7 @@ fn legacy_record(qset_shown: &str, entries: &[Entry]) -> RoundRecord {
         contamination_override: false,
         contaminated: false,
         gate: Vec::new(),
-        isolation: "unknown (seed-style round)".into(),
+        isolation: "unknown (a round of answer files only)".into(),
         checkout: String::new(),
         phases: Vec::new(),
         started: String::new(),
