@@ -1,6 +1,6 @@
 //! Every number, verdict and class a report prints, in a user's words: what it counts, over
 //! what, and what to expect from ARM and from CTRL. `harness explain [TERM]` prints it and the
-//! README's glossary is this table rendered (a test keeps the two equal), so a user never has
+//! guide's glossary (docs/reports.md) is this table rendered (a test keeps the two equal), so a user never has
 //! to read a design document or the source to learn what `HUI` is.
 
 /// What kind of word a term is, for grouping.
@@ -14,6 +14,8 @@ pub enum Group {
     AnswerClass,
     /// A word of the setup (arms, kinds, inputs).
     Setup,
+    /// An axis or a status of the start gate.
+    Gate,
 }
 
 impl Group {
@@ -24,15 +26,17 @@ impl Group {
             Group::RoundVerdict => "Round verdicts and marks",
             Group::AnswerClass => "Answer classes",
             Group::Setup => "Setup words",
+            Group::Gate => "Gate axes and statuses",
         }
     }
 
     /// Every group, in the order they are listed.
-    pub const ALL: [Group; 4] = [
+    pub const ALL: [Group; 5] = [
         Group::Number,
         Group::RoundVerdict,
         Group::AnswerClass,
         Group::Setup,
+        Group::Gate,
     ];
 }
 
@@ -92,7 +96,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "D",
-        aliases: &["item d", "discrimination"],
+        aliases: &["item d", "discrimination", "p_arm", "p_ctrl"],
         group: Group::Number,
         means: "Per question, P(ARM) minus P(CTRL), where P counts PASS on positive and negative questions and CONFLICT_FOLLOWED on conflict questions (the planted value: the carrier was read, not a right answer).",
         expect: "Positive and conflict questions: near +1 means the hand-off made the difference. Negative: near 0 (both refuse) is the goal; negative D means ARM refused less than CTRL.",
@@ -183,6 +187,118 @@ pub const TERMS: &[Term] = &[
     },
     // Round verdicts.
     Term {
+        name: "carried positives",
+        aliases: &["delivery (arm, carried positives)"],
+        group: Group::Number,
+        means: "Under --ledger report: DELIVERY over the positive questions whose token the seal carries. INSTRUMENT_INCOMPLETE judges these only.",
+        expect: "ARM: 1.000 is the goal: the seal delivered everything it carried.",
+    },
+    Term {
+        name: "all positives",
+        aliases: &["delivery (arm, all positives)"],
+        group: Group::Number,
+        means: "Under --ledger report: DELIVERY over every positive question, carried or not: the hand-off's coverage of the qset. Its rows count ARM's positive answers that gave the token, over all positive rows (items = every positive question with a decided row).",
+        expect: "Lower than the carried line by what the seal does not carry; the report names the missing questions.",
+    },
+    Term {
+        name: "EMPTY answers",
+        aliases: &["empty"],
+        group: Group::Number,
+        means: "Answers with no text at all: class VOID, kept in every denominator as not-good (an empty output is not \"no\").",
+        expect: "0 expected in both arms.",
+    },
+    Term {
+        name: "negative abstained",
+        aliases: &["negative answered"],
+        group: Group::Number,
+        means: "ARM's negative answers split in two: abstained (said \"I don't know\", the right behaviour) and answered (gave some value: wrong by definition, so no accuracy is given).",
+        expect: "ARM: all abstained is the goal.",
+    },
+    Term {
+        name: "mean ARM−CTRL",
+        aliases: &["mean arm-ctrl", "paired contrast"],
+        group: Group::Number,
+        means: "Per question kind: the mean over items of ARM's rate minus CTRL's, with a 95% t-interval over items. \"descriptive only\" when fewer than 10 items have both arms.",
+        expect: "Positive: near +1 means the hand-off made the difference. Negative: near 0 is the goal.",
+    },
+    Term {
+        name: "McNemar",
+        aliases: &["mcnemar (exact)"],
+        group: Group::Number,
+        means: "An exact test on item majorities: b = items good only in the first round or arm, c = good only in the second; ties are dropped. It states the smallest p its b+c can reach: below 0.05 only from b+c = 6.",
+        expect: "A p that cannot go below 0.05 says the round has too few discordant items to show anything, not that there is no effect.",
+    },
+    Term {
+        name: "sign test",
+        aliases: &["sign", "sign test (exact)"],
+        group: Group::Number,
+        means: "An exact test on the signs of the items' differences: items up (+), down (−) and tied (=); tied items are counted but carry no sign. It states the smallest p its counts can reach.",
+        expect: "",
+    },
+    Term {
+        name: "Holm",
+        aliases: &["holm p"],
+        group: Group::Number,
+        means: "A p-value adjusted with Holm's method over every item of the table, so one item \"significant\" by chance among many does not read as a finding. The plain p beside it is per line, unadjusted.",
+        expect: "",
+    },
+    Term {
+        name: "DEGENERATE",
+        aliases: &["degenerate (zero width)"],
+        group: Group::Number,
+        means: "An interval of zero width: every item had the same value, so the interval cannot show uncertainty. Read it as \"all items agreed\", not as certainty.",
+        expect: "",
+    },
+    Term {
+        name: "clipped",
+        aliases: &[],
+        group: Group::Number,
+        means: "An interval cut to the range a difference can take (−1 to +1).",
+        expect: "",
+    },
+    Term {
+        name: "WARNING",
+        aliases: &["warning small denominator"],
+        group: Group::Number,
+        means: "A mark beside a number computed over few rows or items (fewer than 10): read it as a description of this round, not as an estimate.",
+        expect: "",
+    },
+    Term {
+        name: "lexicon vs judge",
+        aliases: &["cohen's κ", "kappa", "κ", "agreement"],
+        group: Group::Number,
+        means: "Per question kind, in the Readers section: the rows where the lexicon's class (certain or its guess) equals the judge's, and Cohen's κ, that agreement corrected for chance.",
+        expect: "κ is UNMEASURED when both readers used one class only (chance agreement is then 1).",
+    },
+    Term {
+        name: "decided_by",
+        aliases: &["decided by", "rows decided by lexicon", "rows decided by both", "rows decided by judge", "rows decided by person"],
+        group: Group::Number,
+        means: "Who decided a row's class: lexicon (the scorer alone, certain), both (lexicon and judge agree), judge (the lexicon was unsure and the judge decided), person (harness review). Rows nobody decided are UNDETERMINED or CONTESTED.",
+        expect: "A person overrides both readers.",
+    },
+    Term {
+        name: "NOISE FLOOR",
+        aliases: &[],
+        group: Group::Number,
+        means: "compare's first line when A and B ran the same seal, agent, model, harness, reps, sandbox and scorer: every difference shown is run-to-run noise of that setup.",
+        expect: "Measure it before believing a difference between two setups: a difference smaller than the noise floor is not one.",
+    },
+    Term {
+        name: "FLIPPED",
+        aliases: &["good→bad", "bad→good"],
+        group: Group::Number,
+        means: "In compare: an item whose majority class changed between A and B (good→bad or bad→good). The flipped items are listed with both rounds' answers.",
+        expect: "",
+    },
+    Term {
+        name: "order_seed",
+        aliases: &["arm × time", "arm x time"],
+        group: Group::Number,
+        means: "The random seed of a round's dispatch order, in round.json. Dispatches are grouped per (question, rep) with both arms, the groups shuffled and so the arm order inside each; the Arm × time table shows when each arm's dispatches started.",
+        expect: "ARM and CTRL start evenly through the round, so drift, rate limits or warm caches cannot fall on one arm.",
+    },
+    Term {
         name: "OK",
         aliases: &[],
         group: Group::RoundVerdict,
@@ -253,6 +369,41 @@ pub const TERMS: &[Term] = &[
         expect: "",
     },
     // Answer classes.
+    Term {
+        name: "not claimed",
+        aliases: &["ok (not claimed)"],
+        group: Group::RoundVerdict,
+        means: "Beside a verdict: no rule fired on the rows there are, but the round cannot claim the verdict (a CTRL-only eligibility run has no ARM rows; a round with nothing to count).",
+        expect: "Expected for --arms CTRL: read LUCKY (CTRL) and the rows, not the verdict.",
+    },
+    Term {
+        name: "ROUND_DONE",
+        aliases: &["complete", "round incomplete"],
+        group: Group::RoundVerdict,
+        means: "The file a round writes last: the only sign that it finished. `complete: yes` means every dispatch answered and every answer was scored. ROUND INCOMPLETE (exit 13) means a dispatch failed: no verdict is claimed, and --resume finishes it.",
+        expect: "",
+    },
+    Term {
+        name: "R1",
+        aliases: &["r1 proxy"],
+        group: Group::RoundVerdict,
+        means: "A limit of every round: PASS means the hand-off sufficed for this question, not that compaction preserved anything. The seal is a document written before the clear; the round tests that document.",
+        expect: "",
+    },
+    Term {
+        name: "R2",
+        aliases: &["r2 coverage"],
+        group: Group::RoundVerdict,
+        means: "A limit of every round: known questions show minimum viability only. Context no question asks about is not measured; context the hand-off only points at can still look carried.",
+        expect: "",
+    },
+    Term {
+        name: "R3",
+        aliases: &["r3 author bias"],
+        group: Group::RoundVerdict,
+        means: "A limit of every round: whoever writes both the seal and the qset picks what passes.",
+        expect: "Have another person (or another model family) write the questions.",
+    },
     Term {
         name: "PASS",
         aliases: &[],
@@ -401,6 +552,168 @@ pub const TERMS: &[Term] = &[
         means: "The value a question is scored on, found as a whole word, case-insensitively (`v2.4.1` is not in `v2.4.10`); a conflict question's general value is found the same way.",
         expect: "",
     },
+    Term {
+        name: "harness",
+        aliases: &["harness version"],
+        group: Group::Setup,
+        means: "Report header: the harness version and the scorer's fingerprint (the sha256 of its lexicon, cues and judge rubric) and lexicon version. Rounds scored with another fingerprint are not comparable without harness rescore.",
+        expect: "",
+    },
+    Term {
+        name: "agent",
+        aliases: &["--agent", "model"],
+        group: Group::Setup,
+        means: "Report header: the agent that answered (claude, codex, gemini, a built-in baseline or a command) and the model it was asked for.",
+        expect: "",
+    },
+    Term {
+        name: "design",
+        aliases: &["sealed in the manifest"],
+        group: Group::Setup,
+        means: "Report header: the round's design: arms, reps, deliver or discover, isolation (the sandbox level), the checkout method (overlay or copy), and whether the manifest sealed it.",
+        expect: "",
+    },
+    Term {
+        name: "judge",
+        aliases: &["--judge", "judge pass"],
+        group: Group::Setup,
+        means: "The second reader: a language model given a fixed rubric (never told the arm) that reads the rows; or \"no judge\" when the lexicon read the answers alone. The header names it and what its calls cost.",
+        expect: "",
+    },
+    Term {
+        name: "base",
+        aliases: &["base commit"],
+        group: Group::Setup,
+        means: "Report header: the commit every checkout was made from. Uncommitted files are never part of a round.",
+        expect: "",
+    },
+    Term {
+        name: "time",
+        aliases: &[],
+        group: Group::Setup,
+        means: "Report header: when the round started and finished (UTC).",
+        expect: "",
+    },
+    Term {
+        name: "per dispatch",
+        aliases: &["phases"],
+        group: Group::Setup,
+        means: "Report header: for each phase of a dispatch (checkout, home, sandbox, agent, teardown, cleanup), the median and maximum milliseconds over the round's dispatches.",
+        expect: "",
+    },
+    Term {
+        name: "verdict",
+        aliases: &[],
+        group: Group::Setup,
+        means: "Report header: the round's verdict and its exit code (see OK, FINDING, VOID, INSTRUMENT_INCOMPLETE, CARRIER_UNREAD, NEEDS_REVIEW).",
+        expect: "",
+    },
+    Term {
+        name: "answers",
+        aliases: &[],
+        group: Group::Setup,
+        means: "Report header: whether the report shows answers in full and tokens in clear. A report with tokens in clear must stay out of any repository an agent reads.",
+        expect: "",
+    },
+    Term {
+        name: "watermark",
+        aliases: &[],
+        group: Group::Setup,
+        means: "Report header: the status every number line carries as a prefix (VOID, INSTRUMENT_INCOMPLETE, CARRIER_UNREAD, CONTAMINATED), or none.",
+        expect: "",
+    },
+    // Gate axes and statuses.
+    Term {
+        name: "contamination",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate axis: every token (positive, negative and planted value) searched in exactly what a checkout will hold: the files of the base commit, the question texts and the prompt, read as whole words like the scorer reads an answer.",
+        expect: "pass: none found. FAIL: a token an agent could read; the gate names the file and line with the token masked (exit 5). OVERRIDDEN: the round ran anyway under --allow-contaminated and every number is marked CONTAMINATED.",
+    },
+    Term {
+        name: "token-shape",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate axis, advice only: tokens and general values short (under 4 characters) or made only of digits and dots, which can match by accident (\"step 9 of the runbook\").",
+        expect: "Never refuses. A longer, distinctive value reads safer. Listed in full the first time this state folder sees the qset, then in one line; --verbose always lists it.",
+    },
+    Term {
+        name: "general-values",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate axis, information only: where each conflict question's true (general) value stands in the repository, and which conflict lines lack a general value.",
+        expect: "Never refuses. A true value found in the repository is what makes a conflict question work. A conflict without a general value can never be read as PRIOR_WON, so CARRIER_UNREAD can never fire: add it.",
+    },
+    Term {
+        name: "self-containment",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate axis: the qset and the seal are not part of the base commit (by path or content), and no tracked link leads to them, the manifest, the out-dir or the git folder.",
+        expect: "FAIL (exit 5) names the file or link. A seal inside the work tree that git does not track passes with a note: safe only while it stays untracked.",
+    },
+    Term {
+        name: "ledger",
+        aliases: &["--ledger"],
+        group: Group::Gate,
+        means: "Gate axis (phase post): the seal carries every positive token and every planted value, and no negative token or true value.",
+        expect: "strict (default): a positive the seal lacks refuses (exit 8). report: it is listed, and DELIVERY is printed over the carried positives and over all positives. UNCHECKED in phase pre, before the seal exists.",
+    },
+    Term {
+        name: "name-leak",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate axis: no name an agent sees (the plant folder, the planted path, the out-dir's name) carries an arm, a qid, a kind or a round word that would tell it which arm it is in.",
+        expect: "FAIL (exit 7) names the name and the word.",
+    },
+    Term {
+        name: "plant-folder",
+        aliases: &["--plant-dir"],
+        group: Group::Gate,
+        means: "Gate axis: the repository tracks no file inside the folder where the seal is planted (default tracks/_meta/compaction). A file there would sit beside the seal in ARM and stand in for it in CTRL.",
+        expect: "FAIL (exit 5) names each file.",
+    },
+    Term {
+        name: "pass (gate)",
+        aliases: &["gate: pass"],
+        group: Group::Gate,
+        means: "Gate status: the axis was checked and found nothing to refuse. (An answer's PASS is another word: see PASS.)",
+        expect: "",
+    },
+    Term {
+        name: "FAIL (gate)",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate status: the axis refused; the gate ends REFUSED with that axis' exit code and nothing runs. (An answer's FAIL is another word: see FAIL.)",
+        expect: "",
+    },
+    Term {
+        name: "reported",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate status: the axis lists what it found and never refuses.",
+        expect: "",
+    },
+    Term {
+        name: "UNCHECKED",
+        aliases: &["PARTIAL"],
+        group: Group::Gate,
+        means: "Gate status: the axis could not be checked yet (the ledger before the seal exists, in phase pre). The gate then ends PARTIAL, exit 3: not a pass.",
+        expect: "",
+    },
+    Term {
+        name: "OVERRIDDEN",
+        aliases: &[],
+        group: Group::Gate,
+        means: "Gate status: the axis refused, and the round ran anyway under --allow-contaminated.",
+        expect: "Every number of that round carries the CONTAMINATED mark.",
+    },
+    Term {
+        name: "REFUSED",
+        aliases: &["gate: refused"],
+        group: Group::Gate,
+        means: "The gate's closing word when an axis failed (status FAIL): nothing runs and the exit is that axis' code.",
+        expect: "",
+    },
 ];
 
 /// Looks a term up by name or alias, case-insensitively; `None` when it is not in the glossary.
@@ -447,6 +760,7 @@ fn group_word(g: Group) -> &'static str {
         Group::RoundVerdict => "a round verdict or mark",
         Group::AnswerClass => "an answer class",
         Group::Setup => "a setup word",
+        Group::Gate => "a gate axis or status",
     }
 }
 
@@ -481,7 +795,7 @@ fn first_sentence(s: &str) -> std::borrow::Cow<'_, str> {
     format!("{}…", &sentence[..at_word]).into()
 }
 
-/// The README's glossary section body (between its markers): every term, grouped.
+/// The glossary section of docs/reports.md (between its markers): every term, grouped.
 pub fn markdown() -> String {
     let mut s = String::new();
     for g in Group::ALL {
@@ -555,27 +869,27 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_glossary_is_this_table() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
-        let readme = std::fs::read_to_string(path).expect("README.md beside the workspace");
+    fn the_guide_glossary_is_this_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/reports.md");
+        let readme = std::fs::read_to_string(path).expect("docs/reports.md beside the workspace");
         let start = "<!-- glossary:start -->\n";
         let end = "<!-- glossary:end -->";
         let (Some(a), Some(b)) = (readme.find(start), readme.find(end)) else {
-            panic!("README.md has no glossary markers");
+            panic!("docs/reports.md has no glossary markers");
         };
         let shown = &readme[a + start.len()..b];
         assert!(
             shown == markdown(),
-            "README glossary differs from reports::glossary::markdown(); regenerate it with \
+            "docs/reports.md's glossary differs from reports::glossary::markdown(); regenerate it with \
              `cargo test -p reports glossary -- --ignored`"
         );
     }
 
-    /// Not a check: the tool that writes the README section from the table.
+    /// Not a check: the tool that writes the guide's glossary section from the table.
     #[test]
-    #[ignore = "writes README.md: cargo test -p reports glossary -- --ignored"]
-    fn write_the_readme_glossary() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+    #[ignore = "writes docs/reports.md: cargo test -p reports glossary -- --ignored"]
+    fn write_the_guide_glossary() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/reports.md");
         let readme = std::fs::read_to_string(path).unwrap();
         let start = "<!-- glossary:start -->\n";
         let end = "<!-- glossary:end -->";
