@@ -18,7 +18,7 @@ fn help_prints_the_exit_code_table() {
 }
 
 #[test]
-fn readme_exit_table_is_the_one_the_binary_prints() {
+fn guide_exit_table_is_the_one_the_binary_prints() {
     let out = stdout_of(harness().arg("--help"));
     let help = String::from_utf8_lossy(&out);
     let start = help.find("Exit codes:").unwrap();
@@ -26,9 +26,12 @@ fn readme_exit_table_is_the_one_the_binary_prints() {
         .lines()
         .take_while(|l| !l.trim().is_empty())
         .collect();
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let page = std::fs::read_to_string(workspace_root().join("docs/exit-codes.md")).unwrap();
     for line in &table {
-        assert!(readme.contains(line), "README lacks the exit line {line:?}");
+        assert!(
+            page.contains(line),
+            "docs/exit-codes.md lacks the exit line {line:?}"
+        );
     }
 }
 
@@ -647,18 +650,18 @@ fn run_without_agent_outside_the_demo_is_exit_2_naming_agent() {
     }
 }
 
-/// The README's flag reference is `harness run --help`, word for word: a flag added without
-/// documentation fails here (issue 13 item 12). On failure the message holds the block to paste.
+/// The guide's flag reference (docs/flags.md) is `harness run --help`, word for word: a flag
+/// added without documentation fails here. On failure the message holds the block to paste.
 #[test]
-fn readme_run_flag_reference_is_what_run_help_prints() {
+fn guide_run_flag_reference_is_what_run_help_prints() {
     let out = stdout_of(harness().args(["run", "--help"]).env("COLUMNS", "100"));
     let help = String::from_utf8_lossy(&out).trim_end().to_string();
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let block = readme
+    let page = std::fs::read_to_string(workspace_root().join("docs/flags.md")).unwrap();
+    let block = page
         .split("<!-- run-help:begin")
         .nth(1)
         .and_then(|r| r.split("<!-- run-help:end -->").next())
-        .expect("README has a run-help block");
+        .expect("docs/flags.md has a run-help block");
     let body = block
         .split_once("```text\n")
         .and_then(|(_, r)| r.rsplit_once("\n```"))
@@ -670,7 +673,7 @@ fn readme_run_flag_reference_is_what_run_help_prints() {
     }
     assert!(
         lines(body) == lines(&help),
-        "README's run-help block differs from `harness run --help`; replace it with:\n```text\n{help}\n```"
+        "docs/flags.md's run-help block differs from `harness run --help`; replace it with:\n```text\n{help}\n```"
     );
 }
 

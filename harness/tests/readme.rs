@@ -1,7 +1,9 @@
-//! Every command in README.md's `sh` blocks runs here, as written, against a copy of the demo:
-//! `my-project` is the demo project as a git repository, `../handoff/` holds its qset and seal,
-//! and a stand-in `claude` on PATH answers like the real one (JSON result) by asking the
-//! built-in baseline agent. A `# exit N` comment sets the expected exit code (default 0).
+//! Every command in the `sh` blocks of README.md and of every page of docs/ runs here, as
+//! written, against a copy of the demo: `my-project` is the demo project as a git repository,
+//! `../handoff/` holds its qset and seal, and a stand-in `claude` on PATH answers like the real
+//! one (JSON result) by asking the built-in baseline agent. A `# exit N` comment sets the
+//! expected exit code (default 0). The guide's pages run after the README's walkthrough, in
+//! name order, each starting in `my-project` with the walkthrough's rounds in `../rounds/`.
 
 mod common;
 use common::*;
@@ -63,11 +65,45 @@ ans=$(printf '%s' "$1" | harness __agent baseline-grep | sed -e 's/\\/\\\\/g' -e
 printf '{"type":"result","subtype":"success","is_error":false,"result":"%s"}\n' "$ans"
 "#;
 
+/// The guide's pages (docs/*.md), in name order, with their text.
+fn guide_pages() -> Vec<(String, String)> {
+    let mut pages: Vec<(String, String)> = std::fs::read_dir(workspace_root().join("docs"))
+        .expect("docs/ beside the workspace")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .map(|p| {
+            (
+                format!("docs/{}", p.file_name().unwrap().to_string_lossy()),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    pages.sort();
+    pages
+}
+
 #[test]
-fn every_readme_command_runs_as_written() {
+fn every_readme_and_guide_command_runs_as_written() {
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let steps = steps(&readme);
-    assert!(steps.len() >= 10, "{steps:?}");
+    let readme_steps = steps(&readme);
+    assert!(readme_steps.len() >= 10, "{readme_steps:?}");
+    // (page, step, whether the page starts in my-project rather than the fixture's root)
+    let mut all: Vec<(String, Step, bool)> = Vec::new();
+    let mut first = true;
+    for s in readme_steps {
+        all.push(("README.md".into(), s, std::mem::take(&mut first)));
+    }
+    let pages = guide_pages();
+    assert!(pages.len() >= 9, "docs/ has {} pages", pages.len());
+    let mut guide_steps = 0;
+    for (name, text) in &pages {
+        let mut first = true;
+        for s in steps(text) {
+            guide_steps += 1;
+            all.push((name.clone(), s, std::mem::take(&mut first)));
+        }
+    }
+    assert!(guide_steps >= 10, "only {guide_steps} commands in docs/");
 
     let root = tempfile::tempdir().unwrap();
     let project = root.path().join("my-project");
@@ -92,7 +128,10 @@ fn every_readme_command_runs_as_written() {
 
     let mut cwd: PathBuf = root.path().to_path_buf();
     let mut ran = 0;
-    for step in &steps {
+    for (page, step, starts_page) in &all {
+        if *starts_page && page != "README.md" {
+            cwd = project.clone();
+        }
         if step.line.starts_with("cargo ") {
             continue; // the README's two cargo commands are what CI itself runs
         }
@@ -153,7 +192,7 @@ fn every_readme_command_runs_as_written() {
         assert_eq!(
             out.status.code(),
             Some(step.exit),
-            "README command `{}` in {}\nstdout:\n{}\nstderr:\n{}",
+            "{page} command `{}` in {}\nstdout:\n{}\nstderr:\n{}",
             step.line,
             here.display(),
             String::from_utf8_lossy(&out.stdout),
@@ -161,7 +200,7 @@ fn every_readme_command_runs_as_written() {
         );
         ran += 1;
     }
-    assert!(ran >= 9, "only {ran} README commands ran");
+    assert!(ran >= 20, "only {ran} README and guide commands ran");
     // The walkthrough's round really went through the stand-in claude and finished.
     let done = std::fs::read_to_string(root.path().join("rounds/r1/ROUND_DONE")).unwrap();
     assert!(

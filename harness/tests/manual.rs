@@ -1,0 +1,480 @@
+//! What a user reads, checked as a user meets it: the README, the guide (docs/), every
+//! subcommand's `--help`, `explain`, and what a demo round, a judged round, a CTRL-only round, a
+//! thinner hand-off's round, a gate run and a compare print. Two checks: none of it speaks of
+//! the project's internals (issue numbers, design-section numbers, the prototype the tool grew
+//! from), and `harness explain` knows every term it prints.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// One text a user reads, and where it came from (for the failure message).
+struct Shown {
+    source: String,
+    text: String,
+}
+
+/// The stdout and stderr of a harness command run in `env`, with its exit code checked.
+fn output(env: &TestEnv, args: &[&str], cwd: &Path, code: i32) -> String {
+    let out = env
+        .harness()
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "harness {args:?} in {}:\n{text}",
+        cwd.display()
+    );
+    text
+}
+
+/// Every rounds' and commands' text the checks read, made once per test binary.
+struct World {
+    shown: Vec<Shown>,
+    /// The gate's text table (axis and status columns are terms).
+    gate_table: String,
+    /// Texts whose printed terms `explain` must know: closing summaries, reports (rows and
+    /// questions left out: they are the agent's and the author's words), compare.
+    termed: Vec<Shown>,
+}
+
+fn world() -> &'static World {
+    static W: std::sync::OnceLock<World> = std::sync::OnceLock::new();
+    W.get_or_init(build_world)
+}
+
+fn build_world() -> World {
+    let env = TestEnv::kept();
+    let root = env.tmp().join("manual");
+    std::fs::create_dir_all(&root).unwrap();
+    let demo = harness::demo::demo().unwrap();
+    let project = root.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    demo.build_repo(&project).unwrap();
+    let qset = root.join("qset.tsv");
+    let seal = root.join(demo.seal_name);
+    std::fs::write(&qset, demo.qset).unwrap();
+    std::fs::write(&seal, demo.seal).unwrap();
+    // A thinner hand-off: the demo's without the lines that carry three positives.
+    let thin = root.join("handoff-thin.md");
+    let thin_text: String = String::from_utf8_lossy(demo.seal)
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| ![9, 16, 17].contains(i))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    std::fs::write(&thin, thin_text).unwrap();
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let (q, sl, th, pr) = (s(&qset), s(&seal), s(&thin), s(&project));
+    let out = |n: &str| s(&root.join(n));
+
+    let mut shown = Vec::new();
+    let mut termed = Vec::new();
+    let mut add = |source: &str, text: String, terms: bool| {
+        if terms {
+            // A round's gate table quotes the repository's lines: its terms start at the result.
+            let from = text.find("── result ──").unwrap_or(0);
+            termed.push(Shown {
+                source: source.into(),
+                text: text[from..].to_string(),
+            });
+        }
+        shown.push(Shown {
+            source: source.into(),
+            text,
+        });
+    };
+
+    // The demo round, twice (a compare's noise floor), one of them read by a judge whose
+    // readings disagree with the lexicon on CTRL's conflict rows (CONTESTED).
+    let a = out("a");
+    let b = out("b");
+    let t = output(
+        &env,
+        &["run", "--out", &a, "--reps", "1", "--quiet"],
+        &root,
+        0,
+    );
+    add("demo round (run)", t, true);
+    output(
+        &env,
+        &["run", "--out", &b, "--reps", "1", "--quiet"],
+        &root,
+        0,
+    );
+    let judge = format!(
+        "command:{} reader {{prompt_file}}",
+        agents_dir().join("judge.sh").display()
+    );
+    let t = output(&env, &["rejudge", &a, "--judge", &judge], &root, 0);
+    add("demo round (rejudge)", t, true);
+    for f in ["report.md", "summary.json", "ROUND_DONE"] {
+        let text = std::fs::read_to_string(Path::new(&a).join(f)).unwrap();
+        let terms = f == "report.md";
+        add(
+            &format!("demo round's {f}"),
+            report_without_answers(&text),
+            terms,
+        );
+        if !terms {
+            add(&format!("demo round's {f} (whole)"), text, false);
+        }
+    }
+    let t = output(&env, &["compare", &a, &b], &root, 0);
+    add("compare", compare_without_answers(&t), true);
+    let t = output(&env, &["compare", &a, &b, "--format", "md"], &root, 0);
+    add("compare --format md", compare_without_answers(&t), false);
+
+    // A thinner hand-off under --ledger report, and a CTRL-only eligibility run.
+    let base = [
+        "--qset",
+        q.as_str(),
+        "--repo",
+        pr.as_str(),
+        "--agent",
+        "baseline-grep",
+        "--reps",
+        "1",
+        "--quiet",
+    ];
+    let mut args = vec!["run", "--seal", &th, "--deliver", "--ledger", "report"];
+    let c = out("c");
+    args.extend(base);
+    args.extend(["--out", &c]);
+    let t = output(&env, &args, &root, 0);
+    add("thin hand-off round (run --ledger report)", t, true);
+    let e = out("e");
+    let mut args = vec!["run", "--arms", "CTRL"];
+    args.extend(base);
+    args.extend(["--out", &e]);
+    let t = output(&env, &args, &root, 0);
+    add("CTRL-only round", t, true);
+
+    // The gate, as text and as JSON.
+    let gate_table = output(
+        &env,
+        &[
+            "gate",
+            "--qset",
+            &q,
+            "--seal",
+            &sl,
+            "--repo",
+            &pr,
+            "--phase",
+            "post",
+            "--verbose",
+        ],
+        &root,
+        0,
+    );
+    add("gate", gate_table.clone(), false);
+    let t = output(
+        &env,
+        &[
+            "gate", "--qset", &q, "--seal", &sl, "--repo", &pr, "--phase", "post", "--format",
+            "json",
+        ],
+        &root,
+        0,
+    );
+    add("gate --format json", t, false);
+
+    // explain, whole and term by term.
+    let index = output(&env, &["explain"], &root, 0);
+    add("explain", index, false);
+    for t in reports::glossary::TERMS {
+        let text = output(&env, &["explain", t.name], &root, 0);
+        add(&format!("explain {}", t.name), text, false);
+    }
+
+    // --help of every subcommand, nested ones too.
+    let mut queue: Vec<Vec<String>> = vec![vec![]];
+    while let Some(path) = queue.pop() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = output(&env, &args, &root, 0);
+        for sub in subcommands(&help) {
+            let mut p = path.clone();
+            p.push(sub);
+            queue.push(p);
+        }
+        add(&format!("harness {} --help", path.join(" ")), help, false);
+    }
+
+    // The self-test's lane descriptions, run from the harness checkout.
+    let t = output(&env, &["self-test"], &workspace_root(), 0);
+    add("self-test", t, false);
+
+    // The README and the guide.
+    add(
+        "README.md",
+        std::fs::read_to_string(workspace_root().join("README.md")).unwrap(),
+        false,
+    );
+    for e in std::fs::read_dir(workspace_root().join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            add(
+                &format!("docs/{}", p.file_name().unwrap().to_string_lossy()),
+                std::fs::read_to_string(&p).unwrap(),
+                false,
+            );
+        }
+    }
+    World {
+        shown,
+        gate_table,
+        termed,
+    }
+}
+
+/// The subcommands a `--help` lists under `Commands:` (not `help`).
+fn subcommands(help: &str) -> Vec<String> {
+    let Some(start) = help.find("Commands:\n") else {
+        return Vec::new();
+    };
+    help[start + "Commands:\n".len()..]
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| *w != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// A report without its Questions and Rows sections (the qset author's and the agent's words).
+fn report_without_answers(md: &str) -> String {
+    let mut keep = true;
+    let mut out = String::new();
+    for l in md.lines() {
+        if l.starts_with("## ") {
+            keep = !(l.starts_with("## Questions") || l.starts_with("## Rows"));
+        }
+        if keep {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A compare's output without the flipped items' answers and the per-item lines.
+fn compare_without_answers(t: &str) -> String {
+    let mut out = String::new();
+    let mut keep = true;
+    for l in t.lines() {
+        if l.contains("flipped items") {
+            keep = false;
+        }
+        if keep && !l.trim_start().starts_with('q') && !l.trim_start().starts_with("| q") {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// What a user must never read: an issue number, a design-section number, the prototype.
+fn internal_reference(line: &str) -> Option<String> {
+    let patterns = [
+        r"(?i)\bissues? ?#?\d+",
+        r"(?i)\bthe seed\b",
+        r"(?i)\bseed's\b",
+        r"(?i)\bseed-style\b",
+        r"\bDESIGN\b",
+        r"§",
+    ];
+    patterns.iter().find_map(|p| {
+        regex::Regex::new(p)
+            .unwrap()
+            .find(line)
+            .map(|m| m.as_str().to_string())
+    })
+}
+
+#[test]
+fn nothing_a_user_reads_speaks_of_the_projects_internals() {
+    let w = world();
+    let mut hits = Vec::new();
+    for s in &w.shown {
+        for (i, line) in s.text.lines().enumerate() {
+            if let Some(m) = internal_reference(line) {
+                hits.push(format!(
+                    "{}:{}: `{m}` in {:?}",
+                    s.source,
+                    i + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "internal references where a user reads them:\n{}",
+        hits.join("\n")
+    );
+    // What was read: every subcommand's help, the guide, a judged report.
+    let sources: Vec<&str> = w.shown.iter().map(|s| s.source.as_str()).collect();
+    for must in [
+        "harness run --help",
+        "harness lexicon eval --help",
+        "docs/reports.md",
+        "explain HUI",
+    ] {
+        assert!(sources.contains(&must), "{must} not read: {sources:?}");
+    }
+    assert!(
+        w.shown
+            .iter()
+            .any(|s| s.source == "demo round's report.md" && s.text.contains("## Readers")),
+        "the judged report has no Readers section"
+    );
+}
+
+/// The terms one printed text uses: runs of capitalised words (`NOISE FLOOR`, `PRIOR_WON`),
+/// `snake_case` field names, the labels of report tables and the qualifiers in their
+/// parentheses, the header's field names, and what a verdict is qualified with (`not claimed`).
+fn printed_terms(text: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    let caps =
+        regex::Regex::new(r"\b[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)*(?: [A-Z][A-Z0-9]+)*\b").unwrap();
+    let snake = regex::Regex::new(r"\b[a-z]+(?:_[a-z]+)+\b").unwrap();
+    let qualifier = regex::Regex::new(r"\((?:ARM|CTRL), ([a-z][a-z ]+)\)").unwrap();
+    let verdict_paren =
+        regex::Regex::new(r"\b(?:OK|FINDING|VOID|NEEDS_REVIEW) \(([a-z][a-z ]+)\)").unwrap();
+    let header = regex::Regex::new(r"^- \*\*([a-z][a-z ]*)\*\*:").unwrap();
+    let qid = regex::Regex::new(r"^q\d+$").unwrap();
+    let code = regex::Regex::new(r"`[^`]*`|\{[a-z_]+\}").unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        // A table's header row (the line above its `|---|`) names columns, not numbers.
+        if lines.get(i + 1).is_some_and(|n| n.starts_with("|---")) {
+            continue;
+        }
+        // Code spans and `{placeholders}` are data (start orders, commands), not terms.
+        let plain = code.replace_all(&line.replace("\\_", "_"), "").into_owned();
+        for m in caps.find_iter(&plain) {
+            terms.push(m.as_str().to_string());
+        }
+        for m in snake.find_iter(&plain) {
+            terms.push(m.as_str().to_string());
+        }
+        for re in [&qualifier, &verdict_paren, &header] {
+            for c in re.captures_iter(&plain) {
+                terms.push(c[1].trim().to_string());
+            }
+        }
+        // A report table's first cell is the number's label.
+        if let Some(rest) = plain.strip_prefix("| ") {
+            let label = rest.split(" | ").next().unwrap_or("").trim();
+            let is_qid = qid.is_match(label);
+            if !label.is_empty() && !is_qid && !label.starts_with('`') && !label.starts_with('-') {
+                terms.push(label.to_string());
+            }
+        }
+    }
+    terms
+}
+
+/// Whether `explain` knows a printed term: the term itself, or without its arm in parentheses
+/// (`DELIVERY (ARM)`), its kind in front (`positive McNemar (exact)`) or its table-label words.
+fn known(term: &str) -> bool {
+    let find = |t: &str| reports::glossary::find(t).is_some();
+    if find(term) {
+        return true;
+    }
+    let mut t = term.to_string();
+    for suffix in [" (exact)", " (ARM)", " (CTRL)"] {
+        t = t.trim_end_matches(suffix).to_string();
+    }
+    if let Some(i) = t.find(" (") {
+        t.truncate(i);
+    }
+    for kind in ["positive ", "negative ", "conflict "] {
+        if let Some(rest) = t.strip_prefix(kind) {
+            if find(rest) {
+                return true;
+            }
+        }
+    }
+    find(&t)
+}
+
+/// Words every computing reader knows, or that name files and formats, not the tool's terms.
+const NOT_TERMS: [&str; 8] = ["JSON", "HTML", "TSV", "CSV", "UTC", "KB", "MB", "SHA"];
+
+#[test]
+fn explain_knows_every_term_the_commands_print() {
+    let w = world();
+    let mut unknown: Vec<String> = Vec::new();
+    let mut all: Vec<(String, String)> = Vec::new();
+    for s in &w.termed {
+        for t in printed_terms(&s.text) {
+            all.push((s.source.clone(), t));
+        }
+    }
+    // The gate's axes and statuses.
+    for line in w
+        .gate_table
+        .lines()
+        .skip_while(|l| !l.starts_with("axis "))
+        .skip(1)
+    {
+        let mut cols = line.split_whitespace();
+        if line.starts_with(' ') || line.starts_with("gate:") {
+            continue;
+        }
+        if let (Some(axis), Some(status)) = (cols.next(), cols.next()) {
+            all.push(("gate".into(), axis.to_string()));
+            // A status is looked up as the gate's word first (`pass (gate)`).
+            let gate_word = format!("{status} (gate)");
+            let status = if reports::glossary::find(&gate_word).is_some() {
+                gate_word
+            } else {
+                status.to_string()
+            };
+            all.push(("gate".into(), status));
+        }
+    }
+    for (source, t) in &all {
+        if t.chars().count() < 2 || NOT_TERMS.contains(&t.as_str()) || known(t) {
+            continue;
+        }
+        let entry = format!("{t:?} (from {source})");
+        if !unknown.contains(&entry) {
+            unknown.push(entry);
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "`harness explain` does not know these printed terms:\n{}",
+        unknown.join("\n")
+    );
+    // The terms the issue named are among those collected, so the collection is not empty-handed.
+    let collected: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
+    for must in [
+        "token-shape",
+        "general-values",
+        "self-containment",
+        "name-leak",
+        "plant-folder",
+        "NOISE FLOOR",
+        "decided_by",
+        "carried positives",
+        "not claimed",
+    ] {
+        assert!(collected.contains(&must), "{must} was not collected");
+    }
+}
