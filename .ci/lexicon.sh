@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI for the scorer's reading (issues 10, 20): measure it on the shipped labelled corpus and fail
-# below the floors the README states. The floors are on the rows the lexicon decides (no cue
+# below the floors docs/readers.md states. The floors are on the rows the lexicon decides (no cue
 # marked them uncertain) and on the share it decides; an UNDETERMINED row is never a wrong class.
 # Needs only the Rust toolchain (the corpus is embedded).
 set -euo pipefail

@@ -1,5 +1,5 @@
 //! The exit codes of `harness`: the typed verdict channel (DESIGN §9). Defined once, here;
-//! `--help` and the README print this table.
+//! `--help` and docs/exit-codes.md print this table.
 
 use std::fmt;
 
@@ -100,7 +100,7 @@ impl Exit {
         }
     }
 
-    /// The table printed by `--help` and copied into the README.
+    /// The table printed by `--help` and copied into docs/exit-codes.md.
     pub fn table() -> String {
         let mut out = String::from("Exit codes:\n");
         for e in Exit::ALL {

@@ -598,7 +598,7 @@ fn landlock_mode_closes_the_file_channels() {
         "ancestor_environ",
     ];
     // Landlock's rules cover opening files, not connect(2): pathname sockets stay open under
-    // landlock (the README's table says so), abstract ones are scoped at ABI 6.
+    // landlock (docs/isolation.md's table says so), abstract ones are scoped at ABI 6.
     let pathname_sockets = ["unix_dbus", "unix_ssh_agent", "unix_tmp"];
     for p in &parsed {
         for (c, (open, ev)) in p {
