@@ -112,6 +112,11 @@ fn build_world() -> World {
         &root,
         0,
     );
+    // Compared before the judge reads A: the same setup is the noise floor.
+    let t = output(&env, &["compare", &a, &b], &root, 0);
+    add("compare", compare_without_answers(&t), true);
+    let t = output(&env, &["compare", &a, &b, "--format", "md"], &root, 0);
+    add("compare --format md", compare_without_answers(&t), false);
     let judge = format!(
         "command:{} reader {{prompt_file}}",
         agents_dir().join("judge.sh").display()
@@ -130,10 +135,6 @@ fn build_world() -> World {
             add(&format!("demo round's {f} (whole)"), text, false);
         }
     }
-    let t = output(&env, &["compare", &a, &b], &root, 0);
-    add("compare", compare_without_answers(&t), true);
-    let t = output(&env, &["compare", &a, &b, "--format", "md"], &root, 0);
-    add("compare --format md", compare_without_answers(&t), false);
 
     // A thinner hand-off under --ledger report, and a CTRL-only eligibility run.
     let base = [
@@ -413,7 +414,9 @@ fn known(term: &str) -> bool {
 }
 
 /// Words every computing reader knows, or that name files and formats, not the tool's terms.
-const NOT_TERMS: [&str; 8] = ["JSON", "HTML", "TSV", "CSV", "UTC", "KB", "MB", "SHA"];
+const NOT_TERMS: [&str; 9] = [
+    "JSON", "HTML", "TSV", "CSV", "UTC", "KB", "MB", "SHA", "CLI",
+];
 
 #[test]
 fn explain_knows_every_term_the_commands_print() {

@@ -215,11 +215,11 @@ pub const TERMS: &[Term] = &[
         expect: "ARM: all abstained is the goal.",
     },
     Term {
-        name: "mean ARM−CTRL",
-        aliases: &["mean arm-ctrl", "paired contrast"],
+        name: "ARM−CTRL over items",
+        aliases: &["arm-ctrl over items", "mean arm−ctrl", "median arm−ctrl", "paired contrast"],
         group: Group::Number,
-        means: "Per question kind: the mean over items of ARM's rate minus CTRL's, with a 95% t-interval over items. \"descriptive only\" when fewer than 10 items have both arms.",
-        expect: "Positive: near +1 means the hand-off made the difference. Negative: near 0 is the goal.",
+        means: "Per question kind: the items' differences D (ARM's rate minus CTRL's, reps averaged within the item), summarised by one method: the median D with the 95% interval the exact sign test inverts to (the whole range [-1, +1] below 6 items), so the interval excludes 0 exactly when the sign test's p < 0.05. The mean is printed as description only.",
+        expect: "Positive: near +1 means the hand-off made the difference. Negative: near 0 is the goal. \"descriptive only\" when fewer than 10 items have both arms.",
     },
     Term {
         name: "McNemar",
