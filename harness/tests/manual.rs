@@ -379,7 +379,18 @@ fn printed_terms(text: &str) -> Vec<String> {
         }
         // A report table's first cell is the number's label.
         if let Some(rest) = plain.strip_prefix("| ") {
-            let label = rest.split(" | ").next().unwrap_or("").trim();
+            // A one-cell row (`positive · cost: not reported …`) names its term before the colon.
+            let cell = rest.split(" | ").next().unwrap_or("").trim();
+            let cell = if cell.ends_with('|') {
+                cell.split(':').next().unwrap_or("")
+            } else {
+                cell
+            };
+            let label = ["positive · ", "negative · ", "conflict · "]
+                .iter()
+                .find_map(|k| cell.strip_prefix(k))
+                .unwrap_or(cell)
+                .trim();
             let is_qid = qid.is_match(label);
             if !label.is_empty() && !is_qid && !label.starts_with('`') && !label.starts_with('-') {
                 terms.push(label.to_string());
