@@ -621,6 +621,7 @@ fn contested_rows_are_called_contested_not_undetermined() {
         if x.qid == "n2" && x.arm == Arm::Ctrl && x.rep == 1 {
             x.standing = reports::reading::Standing::Undetermined {
                 cues: vec!["absence_words".into()],
+                for_person: None,
             };
         }
     }
@@ -690,6 +691,7 @@ fn both_delivery_lines_count_their_own_undecided_rows() {
         if (x.qid == "p1" || x.qid == "p4") && x.arm == Arm::Arm && x.rep == 1 {
             x.standing = reports::reading::Standing::Undetermined {
                 cues: vec!["hedge".into()],
+                for_person: None,
             };
         }
     }
