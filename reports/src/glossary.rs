@@ -588,6 +588,13 @@ pub const TERMS: &[Term] = &[
         expect: "",
     },
     Term {
+        name: "repository agent config",
+        aliases: &["agent config"],
+        group: Group::Setup,
+        means: "Report header: the agent configuration files the repository itself carries (hooks, MCP servers, settings an agent CLI reads from the work tree), one per line with its path, sha256 and what it enables; \"none carried\" when there are none, \"not recorded\" for older rounds.",
+        expect: "Both arms see these files: they are part of the repository under test. Read them before trusting a round: a hook can change what the agent does.",
+    },
+    Term {
         name: "time",
         aliases: &[],
         group: Group::Setup,
