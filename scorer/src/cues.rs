@@ -226,15 +226,12 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     // An answer that states a value ("Owner: @ledger-core", "Scala 2.12.18 (HANDOFF.md).")
     // reads as an answer in any language; a negative's token named there is not clean either
     // way.
-    if maybe_refusal
-        && !(s.kind == Kind::Negative && s.has_tok)
-        && !crate::partial::any_known(s.spoken)
-        // With the token present, a label and its value ("deploy codename: X", a seal line
-        // quoted as the answer) is an answer, not prose: a refusal naming the value needs a
-        // sentence around it.
-        && !(s.has_tok && value_under_label(s.spoken, s.token))
-        && prose_without_value(s, if s.has_tok { 3 } else { 2 })
-    {
+    // With the token present, a label and its value ("deploy codename: X", a seal line quoted
+    // as the answer) is an answer, not prose: a refusal naming the value needs a sentence.
+    let reads_as_answer = s.has_tok
+        && (s.kind == Kind::Negative || value_under_label(s.spoken, s.token))
+        || crate::partial::any_known(s.spoken);
+    if maybe_refusal && !reads_as_answer && prose_without_value(s, if s.has_tok { 3 } else { 2 }) {
         out.push(Cue::UncoveredLanguage);
     }
     // A refusal followed by another value: on a negative that is FAIL, not a clean refusal.
