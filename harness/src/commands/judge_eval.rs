@@ -33,18 +33,7 @@ const NO_QUESTION: &str = "(not given: a row of a labelled corpus)";
 
 /// Runs `harness judge eval`.
 pub fn eval(opts: &JudgeEvalOptions) -> Result<Exit> {
-    let mut sources: Vec<(String, String)> = Vec::new();
-    if opts.corpora.is_empty() {
-        for (name, text) in corpus::SHIPPED {
-            sources.push((name.to_string(), text.to_string()));
-        }
-    } else {
-        for path in &opts.corpora {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Fail::new(Exit::Usage, format!("corpus {}: {e}", path.display())))?;
-            sources.push((path.display().to_string(), text));
-        }
-    }
+    let sources = crate::commands::lexicon::corpus_sources(&opts.corpora)?;
     let mut rows = Vec::new();
     let mut corpus_ids = Vec::new();
     for (name, text) in &sources {

@@ -38,20 +38,28 @@ struct Part {
     scored: Vec<Scored>,
 }
 
-fn load_parts(opts: &EvalOptions, reading: &Reading) -> Result<Vec<Part>> {
-    let mut parts = Vec::new();
-    let mut sources: Vec<(String, String)> = Vec::new();
-    if opts.corpora.is_empty() {
-        for (name, text) in corpus::SHIPPED {
-            sources.push((name.to_string(), text.to_string()));
-        }
-    } else {
-        for path in &opts.corpora {
+/// The labelled corpora a command reads, as (name, text): the files named, else the shipped
+/// corpus. `lexicon eval` and `judge eval` read the same rows the same way.
+pub(crate) fn corpus_sources(corpora: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    if corpora.is_empty() {
+        return Ok(corpus::SHIPPED
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect());
+    }
+    corpora
+        .iter()
+        .map(|path| {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Fail::new(Exit::Usage, format!("corpus {}: {e}", path.display())))?;
-            sources.push((path.display().to_string(), text));
-        }
-    }
+            Ok((path.display().to_string(), text))
+        })
+        .collect()
+}
+
+fn load_parts(opts: &EvalOptions, reading: &Reading) -> Result<Vec<Part>> {
+    let mut parts = Vec::new();
+    let sources = corpus_sources(&opts.corpora)?;
     for (name, text) in sources {
         let rows =
             corpus::parse(&name, &text).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
