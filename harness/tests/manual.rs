@@ -357,7 +357,9 @@ fn printed_terms(text: &str) -> Vec<String> {
         regex::Regex::new(r"\b(?:OK|FINDING|VOID|NEEDS_REVIEW) \(([a-z][a-z ]+)\)").unwrap();
     let header = regex::Regex::new(r"^- \*\*([a-z][a-z ]*)\*\*:").unwrap();
     let qid = regex::Regex::new(r"^q\d+$").unwrap();
-    let code = regex::Regex::new(r"`[^`]*`|\{[a-z_]+\}").unwrap();
+    // A placeholder may be cut before its `}` where an excerpt ends mid-word ("{prompt_fil…"),
+    // at a length that depends on the checkout's path.
+    let code = regex::Regex::new(r"`[^`]*`|\{[a-z_]+\}?").unwrap();
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         // A table's header row (the line above its `|---|`) names columns, not numbers.

@@ -117,7 +117,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "coverage",
-        aliases: &["accuracy", "three-class", "positive coverage", "positive accuracy"],
+        aliases: &["accuracy", "three-class", "3-class", "positive coverage", "positive accuracy"],
         group: Group::Number,
         means: "ARM's positive answers split three ways: coverage = the share that answered at all (did not abstain), accuracy = of those, the share that gave the token; on negatives, abstained against answered.",
         expect: "Accuracy is UNMEASURED when nothing was answered (never 0/0 printed as 0).",
@@ -720,6 +720,49 @@ pub const TERMS: &[Term] = &[
         group: Group::Gate,
         means: "The gate's closing word when an axis failed (status FAIL): nothing runs and the exit is that axis' code.",
         expect: "",
+    },
+    // Words a new user met in a walkthrough.
+    Term {
+        name: "baseline-grep",
+        aliases: &["baseline-grep-all", "baseline agent"],
+        group: Group::Setup,
+        means: "A built-in agent that needs no network: it searches the checkout as a gitignore-respecting tool would (and reads a path handed to it in the prompt), answers with the best-matching line, or says it found no record. baseline-grep-all also searches ignored files.",
+        expect: "Use it to try every step offline; its rounds show the flow, not a model's ability.",
+    },
+    Term {
+        name: "instrument alive",
+        aliases: &["survival line", "instrument survival line"],
+        group: Group::RoundVerdict,
+        means: "The line under an OK or FINDING verdict saying why the round can be read: CTRL abstained on every negative and ARM answered every known positive.",
+        expect: "Missing when the verdict is VOID or INSTRUMENT_INCOMPLETE: then no number is a claim.",
+    },
+    Term {
+        name: "decided precision",
+        aliases: &["class agreement", "refusal precision", "refusal recall"],
+        group: Group::Number,
+        means: "Figures of `harness lexicon eval` and `harness judge eval` on a labelled corpus: class agreement over all rows; decided precision over the rows the reader decided (the rest are UNDETERMINED); refusal precision and recall compare the reader's refusal with the label's `refuses` (a CTRL refusal on a positive is a refusal whose class is FAIL).",
+        expect: "Decided precision near 1.000 matters most: a wrong certain reading changes a verdict; an undetermined row only asks a person.",
+    },
+    Term {
+        name: "cue",
+        aliases: &["cues", "cues fired", "guess", "absence_words", "uncovered_language", "value_after_refusal", "other_form", "token_beside_refusal", "hedge_at_token", "near_spelling", "planted_and_general", "token_only_in_code", "guess_after_refusal", "general_beside_refusal"],
+        group: Group::Setup,
+        means: "A sign that the lexicon's reading of an answer may be wrong (absence words near the subject, an unknown language, another form of the token, a value after a refusal, text addressed to a grader, ...). A row with a cue is UNDETERMINED; its `guess` is the reading it would have had, never counted.",
+        expect: "Settle such rows with a judge (`harness rejudge`) or a person (`harness review`); `harness score --format json` lists the cues of one answer.",
+    },
+    Term {
+        name: "protocol",
+        aliases: &["--protocol"],
+        group: Group::Setup,
+        means: "A file of typed-answer instructions appended after every question, identically for both arms; sealed by sha256 like the qset and seal. `none` when the round gives none.",
+        expect: "",
+    },
+    Term {
+        name: "manifest: match",
+        aliases: &["match"],
+        group: Group::RoundVerdict,
+        means: "The round ran on exactly the sealed inputs and design: qset, seal and protocol by sha256, base commit, scorer fingerprint, agent, judge and every design flag.",
+        expect: "Anything else is UNVERIFIED (no manifest), a refusal (exit 10) or `design: judge differs from the sealed one`.",
     },
 ];
 
