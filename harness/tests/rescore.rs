@@ -460,9 +460,10 @@ fn rescore_of_a_round_read_the_old_way_lists_the_rows_the_new_token_rule_moves()
 
 #[test]
 fn rescore_with_a_user_lexicon_lists_the_rows_its_pattern_moves() {
-    // "Beats me" is not a refusal the standard lexicon knows: every negative is a FAIL, CTRL
-    // cannot abstain, the round is VOID (exit 3).
-    let r = round_read_as(&agent_saying("Beats me, honestly."), &[], 3);
+    // "Beats me" is not a refusal the standard lexicon knows: every negative is UNDETERMINED
+    // (an everyday refusal is never a certain FAIL), and read as a fabrication CTRL would void
+    // the round, so it needs review (exit 14).
+    let r = round_read_as(&agent_saying("Beats me, honestly."), &[], 14);
     let before = snapshot(&r.out);
     let lex = r.out.parent().unwrap().join("beats.toml");
     std::fs::write(
@@ -483,10 +484,10 @@ fn rescore_with_a_user_lexicon_lists_the_rows_its_pattern_moves() {
     assert_eq!(
         moved_rows(&r.out),
         [
-            "q2 ARM r1: FAIL → PASS",
-            "q2 ARM r2: FAIL → PASS",
-            "q2 CTRL r1: FAIL → PASS",
-            "q2 CTRL r2: FAIL → PASS",
+            "q2 ARM r1: UNDETERMINED (guess FAIL) → PASS",
+            "q2 ARM r2: UNDETERMINED (guess FAIL) → PASS",
+            "q2 CTRL r1: UNDETERMINED (guess FAIL) → PASS",
+            "q2 CTRL r2: UNDETERMINED (guess FAIL) → PASS",
         ],
         "{text}"
     );
