@@ -359,7 +359,8 @@ fn printed_terms(text: &str) -> Vec<String> {
     let qid = regex::Regex::new(r"^q\d+$").unwrap();
     // A placeholder may be cut before its `}` where an excerpt ends mid-word ("{prompt_fil…"),
     // at a length that depends on the checkout's path.
-    let code = regex::Regex::new(r"`[^`]*`|\{[a-z_]+\}?").unwrap();
+    // Paths are data too: a temp folder's random name (`env-RA24U8`) is no term.
+    let code = regex::Regex::new(r"`[^`]*`|\{[a-z_]+\}?|/[^\s]*").unwrap();
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         // A table's header row (the line above its `|---|`) names columns, not numbers.
