@@ -38,10 +38,12 @@ fn round_in_a_pane(env: &TestEnv, dir: &Path, mode: &str, sha: &str) -> (String,
         marker.display()
     );
     let line = format!(
-        "cd {} && {} run --qset q.tsv --seal seal.md --repo repo --base-sha {sha} --agent '{agent}' --out out-{mode} --reps 1 --sandbox {mode} --no-preflight --quiet; echo ROUND-ENDED-$?",
+        "cd {} && {} run --qset q.tsv --seal seal.md --repo repo --base-sha {sha} --agent '{agent}' --out out-{mode} --reps 1 --jobs 1 --sandbox {mode} --no-preflight --quiet; echo ROUND-ENDED-$?",
         dir.display(),
         env!("CARGO_BIN_EXE_harness"),
     );
+    // One dispatch at a time: two attackers pushing keystrokes at once interleave them, and the
+    // control's pushed command would arrive garbled (seen in CI).
     tmux(&["send-keys", &line, "Enter"]);
     let t0 = Instant::now();
     let pane =
