@@ -46,6 +46,11 @@ struct World {
     /// Texts whose printed terms `explain` must know: closing summaries, reports (rows and
     /// questions left out: they are the agent's and the author's words), compare.
     termed: Vec<Shown>,
+    /// The words a round's whole terminal output opens its lines with (`preflight:`,
+    /// `dispatches:`), the gate's part included.
+    line_labels: Vec<(String, String)>,
+    /// `harness lexicon eval` on the shipped corpus: its confusion table names classes short.
+    lexicon_eval: String,
 }
 
 fn world() -> &'static World {
@@ -80,8 +85,12 @@ fn build_world() -> World {
 
     let mut shown = Vec::new();
     let mut termed = Vec::new();
+    let mut line_labels = Vec::new();
     let mut add = |source: &str, text: String, terms: bool| {
         if terms {
+            for l in labels(&text) {
+                line_labels.push((source.to_string(), l));
+            }
             // A round's gate table quotes the repository's lines: its terms start at the result.
             let from = text.find("── result ──").unwrap_or(0);
             termed.push(Shown {
@@ -190,6 +199,7 @@ fn build_world() -> World {
         0,
     );
     add("gate --format json", t, false);
+    let lexicon_eval = output(&env, &["lexicon", "eval"], &root, 0);
 
     // explain, whole and term by term.
     let index = output(&env, &["explain"], &root, 0);
@@ -237,7 +247,28 @@ fn build_world() -> World {
         shown,
         gate_table,
         termed,
+        line_labels,
+        lexicon_eval,
     }
+}
+
+/// The word an unindented terminal line opens with before its colon (`dispatches: 24 of 24`).
+fn labels(text: &str) -> Vec<String> {
+    let re = regex::Regex::new(r"^([a-z][a-z ]*): ").unwrap();
+    text.lines()
+        .filter_map(|l| re.captures(l).map(|c| c[1].to_string()))
+        .collect()
+}
+
+/// The class names of `lexicon eval`'s confusion table, as its rows print them (short forms).
+fn confusion_labels(text: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("── confusion"))
+        .skip(2)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The subcommands a `--help` lists under `Commands:` (not `help`).
@@ -356,6 +387,12 @@ fn printed_terms(text: &str) -> Vec<String> {
     let verdict_paren =
         regex::Regex::new(r"\b(?:OK|FINDING|VOID|NEEDS_REVIEW) \(([a-z][a-z ]+)\)").unwrap();
     let header = regex::Regex::new(r"^- \*\*([a-z][a-z ]*)\*\*:").unwrap();
+    // A section's name, without its watermark and what its parentheses or colon add
+    // (`## [VOID] Conflict (CTRL): the control's survival line` names `Conflict`).
+    let heading = regex::Regex::new(r"^#{2,3} (?:\[[A-Z_]+\] )?(.+?)(?: \(| = |:|$)").unwrap();
+    // The design line's isolation level and checkout method (`isolation full · checkout
+    // overlay`, `isolation partial: missing userns`), and those two words themselves.
+    let design = regex::Regex::new(r"\b(isolation|checkout) ([A-Za-z]+)").unwrap();
     let qid = regex::Regex::new(r"^q\d+$").unwrap();
     // A placeholder may be cut before its `}` where an excerpt ends mid-word ("{prompt_fil…"),
     // at a length that depends on the checkout's path.
@@ -375,9 +412,17 @@ fn printed_terms(text: &str) -> Vec<String> {
         for m in snake.find_iter(&plain) {
             terms.push(m.as_str().to_string());
         }
-        for re in [&qualifier, &verdict_paren, &header] {
+        for re in [&qualifier, &verdict_paren, &header, &heading] {
             for c in re.captures_iter(&plain) {
                 terms.push(c[1].trim().to_string());
+            }
+        }
+        if plain.starts_with("- **design**:") {
+            // Both the word alone and with its field (`partial` alone is the gate's).
+            for c in design.captures_iter(&plain) {
+                terms.push(c[1].to_string());
+                terms.push(c[2].to_string());
+                terms.push(format!("{} {}", &c[1], &c[2]));
             }
         }
         // A report table's first cell is the number's label.
@@ -465,6 +510,12 @@ fn explain_knows_every_term_the_commands_print() {
             all.push(("gate".into(), status));
         }
     }
+    for (source, l) in &w.line_labels {
+        all.push((source.clone(), l.clone()));
+    }
+    for c in confusion_labels(&w.lexicon_eval) {
+        all.push(("lexicon eval's confusion table".into(), c));
+    }
     for (source, t) in &all {
         if t.chars().count() < 2 || NOT_TERMS.contains(&t.as_str()) || known(t) {
             continue;
@@ -491,6 +542,13 @@ fn explain_knows_every_term_the_commands_print() {
         "decided_by",
         "carried positives",
         "not claimed",
+        "Answer paths",
+        "preflight",
+        "dispatches",
+        "isolation",
+        "checkout",
+        "C_FOL",
+        "ABST",
     ] {
         assert!(collected.contains(&must), "{must} was not collected");
     }

@@ -16,6 +16,8 @@ pub enum Group {
     Setup,
     /// An axis or a status of the start gate.
     Gate,
+    /// A section of the report, by its heading.
+    Section,
 }
 
 impl Group {
@@ -27,16 +29,18 @@ impl Group {
             Group::AnswerClass => "Answer classes",
             Group::Setup => "Setup words",
             Group::Gate => "Gate axes and statuses",
+            Group::Section => "Report sections",
         }
     }
 
     /// Every group, in the order they are listed.
-    pub const ALL: [Group; 5] = [
+    pub const ALL: [Group; 6] = [
         Group::Number,
         Group::RoundVerdict,
         Group::AnswerClass,
         Group::Setup,
         Group::Gate,
+        Group::Section,
     ];
 }
 
@@ -293,7 +297,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "order_seed",
-        aliases: &["arm × time", "arm x time"],
+        aliases: &[],
         group: Group::Number,
         means: "The random seed of a round's dispatch order, in round.json. Dispatches are grouped per (question, rep) with both arms, the groups shuffled and so the arm order inside each; the Arm × time table shows when each arm's dispatches started.",
         expect: "ARM and CTRL start evenly through the round, so drift, rate limits or warm caches cannot fall on one arm.",
@@ -420,7 +424,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "HALLUCINATED",
-        aliases: &[],
+        aliases: &["hall"],
         group: Group::AnswerClass,
         means: "Negative question: asserted the very token the qset registered as a fabrication bait, without refusing.",
         expect: "Bad in both arms; in CTRL it makes the round VOID.",
@@ -434,14 +438,14 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "CONFLICT_FOLLOWED",
-        aliases: &["followed"],
+        aliases: &["followed", "c_fol"],
         group: Group::AnswerClass,
         means: "Conflict question: gave the planted value, which the repository contradicts. Not a right answer: the proof that the answer came from the hand-off (CARRIER-READ).",
         expect: "ARM: shows the carrier was read. CTRL: not expected (no hand-off).",
     },
     Term {
         name: "ABSTAINED_ON_CONFLICT",
-        aliases: &["abstained"],
+        aliases: &["abstained", "abst"],
         group: Group::AnswerClass,
         means: "Conflict question: refused, or flagged that the sources disagree.",
         expect: "",
@@ -455,7 +459,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "UNCLASSIFIED",
-        aliases: &[],
+        aliases: &["uncl"],
         group: Group::AnswerClass,
         means: "Conflict question: neither value and no refusal, or no general value registered to compare with; nothing can be asserted.",
         expect: "",
@@ -764,6 +768,161 @@ pub const TERMS: &[Term] = &[
         means: "The round ran on exactly the sealed inputs and design: qset, seal and protocol by sha256, base commit, scorer fingerprint, agent, judge and every design flag.",
         expect: "Anything else is UNVERIFIED (no manifest), a refusal (exit 10) or `design: judge differs from the sealed one`.",
     },
+    Term {
+        name: "preflight",
+        aliases: &["--no-preflight"],
+        group: Group::Setup,
+        means: "Before any dispatch, one call of the agent asking it to reply with the word READY, in a throwaway checkout under the round's sandbox: a missing, logged-out or unreachable agent stops the round there (exit 8) instead of failing every dispatch.",
+        expect: "`skipped` for the built-in agent or under --no-preflight.",
+    },
+    Term {
+        name: "dispatches",
+        aliases: &["dispatch", "answered", "failed", "retried"],
+        group: Group::Setup,
+        means: "A dispatch is one fresh agent session answering one question, in one arm and one rep, in its own checkout. The closing line counts them: answered, failed (no answer: the agent could not start, crashed or timed out) and retried (--retries, for infrastructure failures only), with the cost the agent reported.",
+        expect: "Any failed dispatch leaves the round incomplete (exit 13): `harness run --out DIR --resume` runs only the missing ones.",
+    },
+    Term {
+        name: "files",
+        aliases: &[],
+        group: Group::Setup,
+        means: "The closing line that names the round's folder (every answer, report.md, report.html, summary.json and the completion marker) and the command that prints its full tables.",
+        expect: "",
+    },
+    Term {
+        name: "sandbox",
+        aliases: &["--sandbox", "isolation"],
+        group: Group::Setup,
+        means: "How each agent is kept inside its own checkout, chosen with --sandbox: auto (the default: the strongest this machine allows, naming what is missing), full (refuses to start unless every layer holds), landlock (file access rules only) or none. The design line of the report says what the dispatches actually ran under (`isolation full`); `sandbox` in the per dispatch line is the time spent starting it.",
+        expect: "Both arms always run under the same isolation.",
+    },
+    Term {
+        name: "auto",
+        aliases: &["--sandbox auto"],
+        group: Group::Setup,
+        means: "--sandbox auto, the default: each agent runs under the strongest isolation this machine allows, and the report's design line says which level that was (full, or partial with the missing layers named).",
+        expect: "",
+    },
+    Term {
+        name: "full",
+        aliases: &["isolation full", "--sandbox full"],
+        group: Group::Setup,
+        means: "Isolation level: every layer held for every dispatch (its own user, process and mount namespaces, Landlock file rules and a system-call filter), so the agent could read its checkout and its own home, and nothing else of the machine.",
+        expect: "--sandbox full refuses to start (exit 8) where a layer is missing, rather than run weaker.",
+    },
+    Term {
+        name: "partial (isolation)",
+        aliases: &["isolation partial"],
+        group: Group::Setup,
+        means: "Isolation level under --sandbox auto: some layer is missing on this machine, and the line names which (`partial: missing userns`). The agent may see more of the machine than its checkout.",
+        expect: "`harness doctor` says what the machine lacks.",
+    },
+    Term {
+        name: "landlock",
+        aliases: &["isolation landlock", "--sandbox landlock"],
+        group: Group::Setup,
+        means: "Isolation level: only Landlock file rules held (no namespaces): the agent cannot open files outside its checkout and home, but can see the machine's processes.",
+        expect: "",
+    },
+    Term {
+        name: "seatbelt",
+        aliases: &["isolation seatbelt"],
+        group: Group::Setup,
+        means: "Isolation level on macOS: the system's own sandbox profile kept the agent's file access to its checkout and home.",
+        expect: "",
+    },
+    Term {
+        name: "none",
+        aliases: &["isolation none", "--sandbox none"],
+        group: Group::Setup,
+        means: "As an isolation level (`isolation none`, --sandbox none): no sandbox; the agent could read whatever its user can, the round's own folder with its labels and answers included, and the report says so. Elsewhere on a header line it means only that nothing was given (no watermark, no protocol).",
+        expect: "",
+    },
+    Term {
+        name: "checkout",
+        aliases: &[],
+        group: Group::Setup,
+        means: "Each dispatch's private working copy of the repository at the base commit, with the seal planted in ARM's. The design line says how it was made: `checkout overlay` or `checkout copy`.",
+        expect: "Both methods give the agent the same files; --keep-checkouts keeps them for inspection.",
+    },
+    Term {
+        name: "overlay",
+        aliases: &["checkout overlay"],
+        group: Group::Setup,
+        means: "Checkout method: the base commit's files are shared read-only and a thin private layer on top holds the seal and whatever the agent writes; fast, and used wherever the sandbox can mount it.",
+        expect: "",
+    },
+    Term {
+        name: "copy",
+        aliases: &["checkout copy"],
+        group: Group::Setup,
+        means: "Checkout method: a full copy of the base commit's files for each dispatch, checked against the commit; used where an overlay cannot be mounted.",
+        expect: "",
+    },
+    Term {
+        name: "start gate",
+        aliases: &["gate", "harness gate"],
+        group: Group::Gate,
+        means: "The checks a round runs before any agent (contamination, token-shape, general-values, self-containment, ledger, name-leak, plant-folder), one line per axis; `harness gate` runs them alone while writing a qset.",
+        expect: "A FAIL stops the round before it starts; `reported` lines are advice. A CTRL-only round accepts an UNCHECKED ledger (there is no seal yet).",
+    },
+    // Report sections.
+    Term {
+        name: "Instrument verdict",
+        aliases: &[],
+        group: Group::Section,
+        means: "The report's first section and the closing summary's first line: the round's verdict (OK, FINDING, VOID, INSTRUMENT_INCOMPLETE, CARRIER_UNREAD, NEEDS_REVIEW), its exit code and the rule that decided it.",
+        expect: "Read it before any number: under VOID or INSTRUMENT_INCOMPLETE the numbers are a record, not a result.",
+    },
+    Term {
+        name: "Answer paths",
+        aliases: &["answer path"],
+        group: Group::Section,
+        means: "The report section that counts how the answers were read: the typed path (the answer carried a recognised <<VERDICT:...>> tag) and the fallback path (read from its prose alone). Two counts side by side, never multiplied (see TYPED).",
+        expect: "Without --protocol no answer is asked for a tag, so every row takes the fallback path.",
+    },
+    Term {
+        name: "Numbers",
+        aliases: &[],
+        group: Group::Section,
+        means: "The report section with the round's headline rates (DELIVERY, HUI, LUCKY, CLARIFY), each with its count of rows and items, its 95% interval over items and a note on what it means here.",
+        expect: "",
+    },
+    Term {
+        name: "Per-item D",
+        aliases: &["per-item d = p_arm − p_ctrl"],
+        group: Group::Section,
+        means: "The report section with one line per question: D, how much more often ARM gave the good answer than CTRL (see D), with a per-question p value and a column adjusted for testing many questions at once (see Holm).",
+        expect: "",
+    },
+    Term {
+        name: "Paired ARM−CTRL contrast per axis",
+        aliases: &["paired arm-ctrl contrast per axis"],
+        group: Group::Section,
+        means: "The report section that sets ARM against CTRL question by question, per kind of question: the typical difference with its 95% interval, and exact tests over questions (see ARM−CTRL over items, sign test, McNemar).",
+        expect: "",
+    },
+    Term {
+        name: "Arm × time",
+        aliases: &["arm x time"],
+        group: Group::Section,
+        means: "The report section that shows when each arm's dispatches started, in time buckets and in start order: the two arms run interleaved in a shuffled order, so anything that changed during the round (a rate limit, a slower service) touched both arms alike instead of one (see order_seed).",
+        expect: "",
+    },
+    Term {
+        name: "Readers",
+        aliases: &["reader"],
+        group: Group::Section,
+        means: "The report section that says who decided each row: the lexicon, the judge, both (they agree) or a person; how far lexicon and judge agree; and the judge's calibration. Rows nobody decided are outside every number.",
+        expect: "",
+    },
+    Term {
+        name: "What this does not measure",
+        aliases: &[],
+        group: Group::Section,
+        means: "The report's closing section: the limits of the method (R1, R2, R3): a PASS says the hand-off sufficed for that question, not that the agent kept anything else; questions nobody wrote are not measured; whoever writes both the hand-off and the questions picks what passes.",
+        expect: "",
+    },
 ];
 
 /// Looks a term up by name or alias, case-insensitively; `None` when it is not in the glossary.
@@ -811,6 +970,7 @@ fn group_word(g: Group) -> &'static str {
         Group::AnswerClass => "an answer class",
         Group::Setup => "a setup word",
         Group::Gate => "a gate axis or status",
+        Group::Section => "a report section",
     }
 }
 
@@ -891,6 +1051,17 @@ mod tests {
             "tool calls",
             "wall time",
             "not reported",
+            "Answer paths",
+            "preflight",
+            "dispatches",
+            "sandbox",
+            "full",
+            "overlay",
+            "isolation partial",
+            "C_FOL",
+            "ABST",
+            "HALL",
+            "UNCL",
         ] {
             assert!(find(w).is_some(), "{w}");
         }
