@@ -553,3 +553,37 @@ fn explain_knows_every_term_the_commands_print() {
         assert!(collected.contains(&must), "{must} was not collected");
     }
 }
+
+/// A word `explain` does not know is named as an unknown term, with the closest names and how
+/// to list every term; exit 2 (usage), and never the generic exit line about qsets and flags.
+#[test]
+fn explain_says_plainly_that_a_word_is_not_a_term() {
+    let env = TestEnv::new();
+    let out = env
+        .harness()
+        .args(["explain", "HUII"])
+        .env("NO_COLOR", "1")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown term 'HUII'"), "{err}");
+    assert!(err.contains("did you mean HUI"), "{err}");
+    assert!(err.contains("`harness explain` with no term lists every term"), "{err}");
+    assert!(!err.contains("qset"), "the generic exit line: {err}");
+    assert!(out.stdout.is_empty());
+    // A word with nothing close still says how to list every term.
+    let out = env
+        .harness()
+        .args(["explain", "zzzzqqqq"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown term 'zzzzqqqq'"), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+    assert!(err.contains("lists every term"), "{err}");
+    assert!(!err.contains("malformed"), "{err}");
+}
