@@ -362,7 +362,7 @@ pub const TERMS: &[Term] = &[
         name: "label withheld",
         aliases: &["withheld", "record, not a citation"],
         group: Group::RoundVerdict,
-        means: "Beside DELIVERY and HUI (ARM) in the full report: the words \"carried by the carrier\" are not printed, because the conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's value, or there are no conflict questions), or because the verdict watermarks the round. The number is still counted; it is a record, not a claim about the carrier.",
+        means: "Beside DELIVERY and HUI (ARM) in the full report: the words \"carried by the carrier\" are not printed, because the conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's value, there are no conflict questions, or the round has no ARM arm at all: a CTRL-only round), or because the verdict watermarks the round. The number is still counted; it is a record, not a claim about the carrier.",
         expect: "An OK round can carry it: the verdict says the instrument worked, the label says what the numbers may be called. Add conflict questions the repository answers to earn the label.",
     },
     Term {

@@ -160,8 +160,12 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
 }
 
 /// The header's ledger line: strict (the gate refused any positive the seal lacks), or
-/// `--ledger report` with the uncarried positives listed.
+/// `--ledger report` with the uncarried positives listed; a round with no seal has no ledger
+/// to check and says so (never that a seal carries anything).
 fn ledger_field(m: &crate::RoundMeta) -> String {
+    if m.seal_name.is_none() {
+        return "does not apply: no seal was given (a CTRL-only round)".into();
+    }
     if !m.ledger_reports() {
         return "strict: the seal carries every positive (the gate refuses one that does not)"
             .into();

@@ -242,6 +242,12 @@ impl RoundMeta {
     pub fn ledger_reports(&self) -> bool {
         self.ledger == LEDGER_REPORT
     }
+
+    /// Whether the round ran an ARM arm at all (`--arms CTRL`, a CTRL-only eligibility run,
+    /// did not: it has no ARM rows to count, by design).
+    pub fn runs_arm(&self) -> bool {
+        !self.arms.eq_ignore_ascii_case("ctrl")
+    }
 }
 
 /// A whole round as the renderers see it.

@@ -783,12 +783,15 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
 }
 
 /// Why the interpretive labels of §7.5 are withheld, or `None` when the conflict axis stands.
-fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts) -> Option<String> {
+/// A round without an ARM arm says that, not that ARM's rows went missing.
+fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts, runs_arm: bool) -> Option<String> {
     if ca.rows == 0 && cc.rows == 0 {
         return Some("no conflict items".to_string());
     }
     let mut why = Vec::new();
-    if ca.rows == 0 {
+    if !runs_arm {
+        why.push("no ARM arm in this round: a CTRL-only round".to_string());
+    } else if ca.rows == 0 {
         why.push("no ARM conflict rows".to_string());
     } else if ca.followed == 0 {
         why.push(format!(
@@ -953,7 +956,7 @@ fn name_firing(s: &mut Summary, rows: &[Row], meta: &RoundMeta) {
 /// The label decision and the watermark, from the final verdict.
 fn finish_marks(s: &mut Summary, meta: &RoundMeta) {
     let verdict = s.verdict;
-    s.label_withheld = label_withheld(&s.conflict_arm, &s.conflict_ctrl);
+    s.label_withheld = label_withheld(&s.conflict_arm, &s.conflict_ctrl, meta.runs_arm());
     s.conflict_axis_stands = s.label_withheld.is_none();
     if verdict.watermarks() {
         let why = format!("the instrument verdict is {}", verdict.name());
@@ -1016,7 +1019,7 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         .iter()
         .map(|&k| axis_contrast(k, &items))
         .collect();
-    let label = label_withheld(&conflict_arm, &conflict_ctrl);
+    let label = label_withheld(&conflict_arm, &conflict_ctrl, meta.runs_arm());
 
     let mut s = Summary {
         rows: rows.len() as u64,

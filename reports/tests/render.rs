@@ -282,3 +282,31 @@ fn html_zero_bars_are_visible_as_zero() {
     assert_eq!(bars, 6, "three axes × two arms have a track");
     assert_eq!(ticks, bars, "each measured bar has its zero tick");
 }
+
+/// A CTRL-only round has no seal and no ARM arm: its header says the ledger does not apply
+/// (it never claims the seal carries anything), and the conflict label is withheld because the
+/// round has no ARM arm, said in those words, in every human format.
+#[test]
+fn ctrl_only_round_says_the_ledger_does_not_apply_and_why_the_label_is_withheld() {
+    let r = ctrl_only_round();
+    let texts = [
+        ("terminal", TERM.render(&r)),
+        ("markdown", Markdown.render(&r)),
+        ("html", Html.render(&r)),
+    ];
+    for (name, text) in &texts {
+        assert!(!text.contains("seal carries every"), "{name}:\n{text}");
+        assert!(
+            text.contains("does not apply: no seal was given (a CTRL-only round)"),
+            "{name}:\n{text}"
+        );
+        assert!(!text.contains("no ARM conflict rows"), "{name}:\n{text}");
+        assert!(
+            text.contains("label withheld (no ARM arm in this round: a CTRL-only round)"),
+            "{name}:\n{text}"
+        );
+    }
+    // A round with both arms keeps its strict ledger line.
+    let md = Markdown.render(&ok_round());
+    assert!(md.contains("strict: the seal carries every positive"), "{md}");
+}
