@@ -165,9 +165,17 @@ fn d_chart(report: &Report) -> String {
                 );
             }
             _ => {
+                // Rows awaiting a reader are rows: said apart from an arm that has none.
+                let waiting = (i.arm.n == 0 && i.arm_undecided > 0)
+                    || (i.ctrl.n == 0 && i.ctrl_undecided > 0);
+                let why = if waiting {
+                    "an arm's rows await review"
+                } else {
+                    "an arm has no rows"
+                };
                 let _ = write!(
                     svg,
-                    "<text x=\"{x0:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">UNMEASURED (an arm has no rows)</text>",
+                    "<text x=\"{x0:.0}\" y=\"{:.0}\" font-size=\"{FONT}\">UNMEASURED ({why})</text>",
                     y + 6.0
                 );
             }

@@ -242,6 +242,50 @@ pub struct ItemD {
     /// `p` Holm-adjusted over the family of items that have one.
     #[serde(default)]
     pub p_holm: Option<f64>,
+    /// ARM rows of the item no reader decided yet (UNDETERMINED or CONTESTED): outside `arm`,
+    /// awaiting review.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub arm_undecided: u64,
+    /// CTRL rows of the item no reader decided yet: outside `ctrl`, awaiting review.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ctrl_undecided: u64,
+}
+
+/// For serde: a count of zero is left out of the JSON.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl ItemD {
+    /// One arm's side of the D line: `ARM 2/3`, or with rows no reader decided yet
+    /// `ARM 0/0 decided; 3 rows await review` (rows awaiting a reader are rows, not none).
+    fn side(name: &str, p: Proportion, undecided: u64) -> String {
+        match undecided {
+            0 => format!("{name} {}/{}", p.k, p.n),
+            1 => format!("{name} {}/{} decided; 1 row awaits review", p.k, p.n),
+            u => format!("{name} {}/{} decided; {u} rows await review", p.k, p.n),
+        }
+    }
+
+    /// Why D is not measured: which arm has no decided rows, and whether its rows await review
+    /// or it has none at all. Empty when D is measured.
+    pub fn unmeasured_reason(&self) -> String {
+        let mut why = Vec::new();
+        for (name, p, u) in [
+            ("ARM", self.arm, self.arm_undecided),
+            ("CTRL", self.ctrl, self.ctrl_undecided),
+        ] {
+            if p.n > 0 {
+                continue;
+            }
+            why.push(if u > 0 {
+                format!("{name}'s rows for this item all await review (`harness review`)")
+            } else {
+                format!("{name} has no rows for this item")
+            });
+        }
+        why.join("; ")
+    }
 }
 
 /// One axis's paired ARM−CTRL contrast over items (§7.2, "beyond the seed").
@@ -325,8 +369,9 @@ impl Value {
                     p_text(i.p_holm)
                 ),
                 _ => format!(
-                    "D=UNMEASURED (ARM {}/{} · CTRL {}/{})",
-                    i.arm.k, i.arm.n, i.ctrl.k, i.ctrl.n
+                    "D=UNMEASURED ({} · {})",
+                    ItemD::side("ARM", i.arm, i.arm_undecided),
+                    ItemD::side("CTRL", i.ctrl, i.ctrl_undecided)
                 ),
             },
             Value::Contrast { contrast } => match contrast {
@@ -620,6 +665,8 @@ fn item_d(rows: &[Row], qid: &str, kind: Kind) -> ItemD {
         d,
         p: stats::fisher_exact(arm.k, arm.n - arm.k, ctrl.k, ctrl.n - ctrl.k),
         p_holm: None,
+        arm_undecided: 0,
+        ctrl_undecided: 0,
     }
 }
 
@@ -882,6 +929,16 @@ pub fn summarize(rows: &[Row], meta: &RoundMeta) -> Summary {
             }
         })
         .collect();
+    for i in &mut s.items {
+        let waiting = |arm: Arm| {
+            s.undecided
+                .iter()
+                .filter(|u| u.qid == i.qid && u.arm == arm)
+                .count() as u64
+        };
+        i.arm_undecided = waiting(Arm::Arm);
+        i.ctrl_undecided = waiting(Arm::Ctrl);
+    }
     let n_contested = s
         .undecided
         .iter()
@@ -1422,7 +1479,7 @@ impl Summary {
                     }
                     _ => format!("{} (P counts {})", i.kind, good_name(i.kind)),
                 },
-                None => format!("{}: an arm has no rows for this item", i.kind),
+                None => format!("{}: {}", i.kind, i.unmeasured_reason()),
             };
             out.push(
                 &format!("item_d:{}", i.qid),

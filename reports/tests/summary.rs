@@ -710,3 +710,60 @@ fn both_delivery_lines_count_their_own_undecided_rows() {
         all.note
     );
 }
+
+/// An item whose ARM rows all await a reader has rows: its D line says how many are decided
+/// and how many await review, and never that an arm has no rows.
+#[test]
+fn an_item_whose_arm_rows_all_await_review_says_so_not_that_it_has_none() {
+    use reports::reading::Standing;
+    let mut rows = ok_rows();
+    let mut waiting = 0;
+    for r in rows.iter_mut() {
+        if r.arm == Arm::Arm && r.qid == "p2" {
+            r.standing = Standing::Undetermined {
+                cues: vec![],
+                for_person: None,
+            };
+            waiting += 1;
+        }
+    }
+    assert!(waiting >= 2, "the fixture has reps: {waiting}");
+    let r = reports::Report::new(meta(&QS), rows);
+    let lines = r.summary.number_lines();
+    let l = lines.iter().find(|l| l.key == "item_d:p2").unwrap();
+    let shown = l.value.display();
+    assert!(
+        shown.starts_with(&format!(
+            "D=UNMEASURED (ARM 0/0 decided; {waiting} rows await review · CTRL "
+        )),
+        "{shown}"
+    );
+    assert!(!l.note.contains("no rows"), "{}", l.note);
+    assert!(l.note.contains("await review"), "{}", l.note);
+    // An item whose arm truly has no rows still says that.
+    let ctrl_only = ctrl_only_round();
+    let lines = ctrl_only.summary.number_lines();
+    let l = lines.iter().find(|l| l.key == "item_d:p2").unwrap();
+    let shown = l.value.display();
+    assert!(shown.starts_with("D=UNMEASURED (ARM 0/0 · CTRL "), "{shown}");
+    assert!(!shown.contains("await"), "{shown}");
+    assert!(l.note.contains("no rows"), "{}", l.note);
+}
+
+/// The HTML report's D chart says the same of an item whose ARM rows await review.
+#[test]
+fn the_d_chart_says_rows_await_review_not_that_there_are_none() {
+    use reports::reading::Standing;
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.arm == Arm::Arm && r.qid == "p2" {
+            r.standing = Standing::Undetermined {
+                cues: vec![],
+                for_person: None,
+            };
+        }
+    }
+    let html = reports::html::Html.render(&reports::Report::new(meta(&QS), rows));
+    assert!(html.contains("UNMEASURED (an arm's rows await review)"), "{html}");
+    assert!(!html.contains("an arm has no rows"), "{html}");
+}
