@@ -51,6 +51,8 @@ struct World {
     line_labels: Vec<(String, String)>,
     /// `harness lexicon eval` on the shipped corpus: its confusion table names classes short.
     lexicon_eval: String,
+    /// The report.md of a CTRL-only round (no seal, no ARM arm).
+    ctrl_only_report: String,
 }
 
 fn world() -> &'static World {
@@ -169,6 +171,12 @@ fn build_world() -> World {
     args.extend(["--out", &e]);
     let t = output(&env, &args, &root, 0);
     add("CTRL-only round", t, true);
+    let ctrl_only_report = std::fs::read_to_string(Path::new(&e).join("report.md")).unwrap();
+    add(
+        "CTRL-only round's report.md",
+        report_without_answers(&ctrl_only_report),
+        true,
+    );
 
     // The gate, as text and as JSON.
     let gate_table = output(
@@ -249,6 +257,7 @@ fn build_world() -> World {
         termed,
         line_labels,
         lexicon_eval,
+        ctrl_only_report,
     }
 }
 
@@ -586,4 +595,23 @@ fn explain_says_plainly_that_a_word_is_not_a_term() {
     assert!(!err.contains("did you mean"), "{err}");
     assert!(err.contains("lists every term"), "{err}");
     assert!(!err.contains("malformed"), "{err}");
+}
+
+/// A CTRL-only round, run as the guide says (the qset, no seal, `--arms CTRL`), claims nothing
+/// of a seal: its ledger line says it does not apply, and its conflict label is withheld because
+/// the round has no ARM arm.
+#[test]
+fn a_ctrl_only_round_claims_nothing_of_a_seal() {
+    let md = &world().ctrl_only_report;
+    assert!(md.contains("- **seal**: none (CTRL-only round)"), "{md}");
+    assert!(
+        md.contains("- **ledger**: does not apply: no seal was given (a CTRL-only round)"),
+        "{md}"
+    );
+    assert!(!md.contains("the seal carries every"), "{md}");
+    assert!(
+        md.contains("label withheld (no ARM arm in this round: a CTRL-only round)"),
+        "{md}"
+    );
+    assert!(!md.contains("no ARM conflict rows"), "{md}");
 }
