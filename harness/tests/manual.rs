@@ -579,7 +579,10 @@ fn explain_says_plainly_that_a_word_is_not_a_term() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown term 'HUII'"), "{err}");
     assert!(err.contains("did you mean HUI"), "{err}");
-    assert!(err.contains("`harness explain` with no term lists every term"), "{err}");
+    assert!(
+        err.contains("`harness explain` with no term lists every term"),
+        "{err}"
+    );
     assert!(!err.contains("qset"), "the generic exit line: {err}");
     assert!(out.stdout.is_empty());
     // A word with nothing close still says how to list every term.

@@ -308,5 +308,8 @@ fn ctrl_only_round_says_the_ledger_does_not_apply_and_why_the_label_is_withheld(
     }
     // A round with both arms keeps its strict ledger line.
     let md = Markdown.render(&ok_round());
-    assert!(md.contains("strict: the seal carries every positive"), "{md}");
+    assert!(
+        md.contains("strict: the seal carries every positive"),
+        "{md}"
+    );
 }

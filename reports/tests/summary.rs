@@ -745,7 +745,10 @@ fn an_item_whose_arm_rows_all_await_review_says_so_not_that_it_has_none() {
     let lines = ctrl_only.summary.number_lines();
     let l = lines.iter().find(|l| l.key == "item_d:p2").unwrap();
     let shown = l.value.display();
-    assert!(shown.starts_with("D=UNMEASURED (ARM 0/0 · CTRL "), "{shown}");
+    assert!(
+        shown.starts_with("D=UNMEASURED (ARM 0/0 · CTRL "),
+        "{shown}"
+    );
     assert!(!shown.contains("await"), "{shown}");
     assert!(l.note.contains("no rows"), "{}", l.note);
 }
@@ -764,6 +767,9 @@ fn the_d_chart_says_rows_await_review_not_that_there_are_none() {
         }
     }
     let html = reports::html::Html.render(&reports::Report::new(meta(&QS), rows));
-    assert!(html.contains("UNMEASURED (an arm's rows await review)"), "{html}");
+    assert!(
+        html.contains("UNMEASURED (an arm's rows await review)"),
+        "{html}"
+    );
     assert!(!html.contains("an arm has no rows"), "{html}");
 }
