@@ -20,7 +20,9 @@
 //! hallucinated (safe over-blocking), but makes a positive refusal that names the token look
 //! like a PASS (a false pass); a phrase too wide makes a non-refusal pass a negative.
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexBuilder};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
 use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
 
@@ -552,21 +554,19 @@ pub struct RefusalMatch {
 /// A compiled pair of lexicons. A value, not a global, so tests can build a deliberately broken
 /// one and watch the self-test lanes go red.
 ///
-/// Each list is compiled the first time it is read, once per process: a `harness` process that
-/// never reads an answer (`--version`, a dispatch helper) compiles nothing, and one that reads a
-/// single answer compiles only the lists that answer needs. A lexicon built from a user's
-/// patterns is compiled whole when it is built, so a broken pattern is refused at load.
+/// Each pattern is compiled the first time an answer could match it, once per process: a
+/// `harness` process that never reads an answer (`--version`, a dispatch helper) compiles
+/// nothing, and one that reads a single answer compiles only the patterns whose required words
+/// occur in it (`PatternList`). A lexicon built from a user's patterns compiles each of them when
+/// it is built, so a broken pattern is refused at load.
 #[derive(Debug, Clone)]
 pub struct Lexicon {
-    refusal: Vec<String>,
-    clarify: Vec<String>,
-    conflict_flag: Vec<String>,
-    refusal_re: OnceLock<Regex>,
+    refusal: PatternList,
     /// For each refusal pattern written with `opening!`, its own words without the lead-in,
     /// to report where the refusal itself stands; compiled when that pattern first matches.
     refusal_core: Vec<OnceLock<Option<Regex>>>,
-    clarify_re: OnceLock<Regex>,
-    conflict_re: OnceLock<Regex>,
+    clarify: PatternList,
+    conflict_flag: PatternList,
     fingerprint: String,
 }
 
@@ -583,55 +583,295 @@ fn ascii_boundaries(pattern: &str) -> String {
     pattern.replace("\\b", "(?-u:\\b)")
 }
 
+/// A pattern's text exactly as the lexicon compiles it: the flags, then the pattern with ASCII
+/// `\b`.
+fn as_compiled(pattern: &str) -> String {
+    format!("{FLAGS}(?:{})", ascii_boundaries(pattern))
+}
+
 /// One pattern compiled exactly as the lexicon compiles it (flags, ASCII `\b`), for checking a
 /// user pattern against its example.
 pub fn compile_one(pattern: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(&format!("{FLAGS}(?:{})", ascii_boundaries(pattern)))
+    RegexBuilder::new(&as_compiled(pattern))
         .size_limit(NFA_SIZE_LIMIT)
+        .dfa_size_limit(DFA_SIZE_LIMIT)
         .build()
 }
 
-fn compile(list: &'static str, patterns: &[String], named: bool) -> Result<Regex, Error> {
-    let body = if patterns.is_empty() {
-        // An empty lexicon matches nothing (not everything, which `(?:)` would).
-        "[^\\s\\S]".to_string()
-    } else {
-        patterns
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let p = ascii_boundaries(p);
-                if named {
-                    format!("(?P<p{i}>{p})")
-                } else {
-                    format!("(?:{p})")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("|")
-    };
-    let combined = RegexBuilder::new(&format!("{FLAGS}(?:{body})"))
-        .size_limit(NFA_SIZE_LIMIT)
-        .dfa_size_limit(DFA_SIZE_LIMIT)
-        .build();
-    combined.or_else(|e| {
-        // Only when the list fails is each pattern compiled alone, so a broken pattern is
-        // reported by its index and text (one compile per list on the usual path).
-        for (index, p) in patterns.iter().enumerate() {
-            compile_one(p).map_err(|e| Error::Pattern {
-                list,
+/// A pattern list read as one leftmost-first alternation of its patterns, without compiling the
+/// alternation. Compiling all 68 refusal patterns as one automaton took most of a `harness score`
+/// process (about 100 ms of its start-up); most answers can match only a few patterns, because
+/// each pattern needs some words in the answer (`not`, `기록`, `nie wiem`). So each pattern is
+/// compiled alone, the first time one of the words it cannot match without occurs in an answer,
+/// and the leftmost match with the lowest pattern index wins — exactly what the alternation
+/// finds (the lexicon tests compare the two on every corpus answer).
+#[derive(Debug, Clone)]
+struct PatternList {
+    name: &'static str,
+    patterns: Vec<String>,
+    compiled: Vec<OnceLock<Regex>>,
+    filter: OnceLock<Filter>,
+}
+
+/// Which patterns an answer can match, found in one pass over it.
+#[derive(Debug, Clone)]
+struct Filter {
+    /// Every required literal of every pattern, searched at once; `None` when no pattern has one.
+    literals: Option<AhoCorasick>,
+    /// For each literal (by its index in `literals`), the patterns that require it.
+    owners: Vec<Vec<usize>>,
+    /// Patterns with no required literal: tried on every answer.
+    always: Vec<usize>,
+}
+
+impl PatternList {
+    fn new(name: &'static str, patterns: Vec<String>) -> PatternList {
+        PatternList {
+            name,
+            compiled: patterns.iter().map(|_| OnceLock::new()).collect(),
+            patterns,
+            filter: OnceLock::new(),
+        }
+    }
+
+    /// Compiles patterns `from..` now, so a broken one is an error naming its list and index.
+    fn check_from(&self, from: usize) -> Result<(), Error> {
+        for (index, p) in self.patterns.iter().enumerate().skip(from) {
+            let re = compile_one(p).map_err(|e| Error::Pattern {
+                list: self.name,
                 index,
                 pattern: p.clone(),
                 message: e.to_string(),
             })?;
+            let _ = self.compiled[index].set(re);
         }
-        Err(Error::Pattern {
-            list,
-            index: usize::MAX,
-            pattern: "<combined>".to_string(),
-            message: e.to_string(),
+        Ok(())
+    }
+
+    fn regex(&self, index: usize) -> &Regex {
+        self.compiled[index].get_or_init(|| {
+            compile_one(&self.patterns[index]).unwrap_or_else(|e| {
+                panic!(
+                    "{} pattern #{index}, checked at load, no longer compiles: {e}",
+                    self.name
+                )
+            })
         })
+    }
+
+    fn filter(&self) -> &Filter {
+        self.filter.get_or_init(|| Filter::new(&self.patterns))
+    }
+
+    /// The patterns `text` can match, in list order.
+    fn candidates(&self, text: &str) -> Vec<usize> {
+        let filter = self.filter();
+        let mut hit = vec![false; self.patterns.len()];
+        for &i in &filter.always {
+            hit[i] = true;
+        }
+        if let Some(ac) = &filter.literals {
+            let mut seen = vec![false; filter.owners.len()];
+            for m in ac.find_overlapping_iter(text) {
+                let literal = m.pattern().as_usize();
+                if !std::mem::replace(&mut seen[literal], true) {
+                    for &i in &filter.owners[literal] {
+                        hit[i] = true;
+                    }
+                }
+            }
+        }
+        (0..hit.len()).filter(|&i| hit[i]).collect()
+    }
+
+    /// True when any pattern matches `text`.
+    fn is_match(&self, text: &str) -> bool {
+        self.candidates(text)
+            .into_iter()
+            .any(|i| self.regex(i).is_match(text))
+    }
+
+    /// The alternation's leftmost-first match: the leftmost start, and at that start the
+    /// lowest-indexed pattern with that pattern's own match.
+    fn leftmost(&self, text: &str) -> Option<RefusalMatch> {
+        let mut best: Option<RefusalMatch> = None;
+        for i in self.candidates(text) {
+            if let Some(m) = self.regex(i).find(text) {
+                if best.as_ref().is_none_or(|b| m.start() < b.start) {
+                    best = Some(RefusalMatch {
+                        pattern: i,
+                        text: m.as_str().to_string(),
+                        start: m.start(),
+                        end: m.end(),
+                    });
+                }
+            }
+        }
+        best
+    }
+}
+
+impl Filter {
+    fn new(patterns: &[String]) -> Filter {
+        let mut index: std::collections::BTreeMap<Vec<u8>, Vec<usize>> = Default::default();
+        let mut always = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            match regex_syntax::parse(&format!("{FILTER_FLAGS}(?:{})", ascii_boundaries(p)))
+                .ok()
+                .and_then(|hir| required_literals(&hir))
+            {
+                Some(literals) => {
+                    for l in literals {
+                        let owners = index.entry(l).or_default();
+                        if owners.last() != Some(&i) {
+                            owners.push(i);
+                        }
+                    }
+                }
+                None => always.push(i),
+            }
+        }
+        let (literals, owners): (Vec<Vec<u8>>, Vec<Vec<usize>>) = index.into_iter().unzip();
+        let literals = (!literals.is_empty()).then(|| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .ascii_case_insensitive(true)
+                .build(&literals)
+                .expect("a literal set of bounded size builds")
+        });
+        Filter {
+            literals,
+            owners,
+            always,
+        }
+    }
+}
+
+/// The flags a pattern is read with to find its required words: `FLAGS` without
+/// case-insensitivity, because translating the large Unicode classes (`\w`) into their case
+/// folds took most of the reading; `letters` folds each letter itself.
+const FILTER_FLAGS: &str = "(?mR)";
+
+/// A set of literals one of which every match of `hir` contains, read with ASCII case folded
+/// (as `Filter` searches them), or `None` when there is no such set worth searching for. Found
+/// in one walk: a run of letters every match spells (a literal, or a class of a few letters
+/// such as the case forms `[Kk\u{212a}]`), the best run or part of a concatenation, every branch
+/// of an alternation, the body of a repetition that runs at least once.
+fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    match hir.kind() {
+        HirKind::Capture(c) => required_literals(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => required_literals(&r.sub),
+        HirKind::Alternation(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(required_literals(b)?);
+            }
+            Some(all)
+        }
+        HirKind::Concat(parts) => best_of(parts),
+        HirKind::Literal(_) | HirKind::Class(_) => window(&letters(hir)?),
+        _ => None,
+    }
+}
+
+/// The most selective literal set among a concatenation's runs of spelled letters and its parts
+/// that are not letters (read by `required_literals`).
+fn best_of(parts: &[Hir]) -> Option<Vec<Vec<u8>>> {
+    let mut options: Vec<Vec<Vec<u8>>> = Vec::new();
+    {
+        let mut run: Vec<Vec<char>> = Vec::new();
+        for part in parts {
+            match letters(part) {
+                Some(positions) => run.extend(positions),
+                None => {
+                    options.extend(window(&run));
+                    run.clear();
+                    options.extend(required_literals(part));
+                }
+            }
+        }
+        options.extend(window(&run));
+    }
+    // The rarest-looking set: the longest shortest literal, then the fewest literals.
+    options.into_iter().max_by_key(|set| {
+        let shortest = set.iter().map(Vec::len).min().unwrap_or(0);
+        (shortest.min(6), std::cmp::Reverse(set.len()))
     })
+}
+
+/// The letters a literal or a small class spells, one set of alternatives per position: each
+/// letter with every form case-insensitive matching gives it (`k`, `K`, the Kelvin sign), ASCII
+/// letters then folded to lower case (the filter searches ASCII case-insensitively). A part the
+/// pattern keeps case-sensitive is folded too: the filter may then try a pattern that cannot
+/// match, never skip one that can. `None` for anything else or a class of more than four
+/// characters.
+fn letters(hir: &Hir) -> Option<Vec<Vec<char>>> {
+    let fold = |chars: &mut dyn Iterator<Item = char>| -> Option<Vec<char>> {
+        let mut class = ClassUnicode::empty();
+        for c in chars {
+            class.push(ClassUnicodeRange::new(c, c));
+            if class.ranges().len() > 4 {
+                return None;
+            }
+        }
+        class.case_fold_simple();
+        let mut set: Vec<char> = Vec::new();
+        for r in class.ranges() {
+            set.extend((r.start()..=r.end()).map(|c| c.to_ascii_lowercase()));
+        }
+        set.sort_unstable();
+        set.dedup();
+        Some(set)
+    };
+    match hir.kind() {
+        HirKind::Literal(lit) => std::str::from_utf8(&lit.0)
+            .ok()?
+            .chars()
+            .map(|c| fold(&mut std::iter::once(c)))
+            .collect(),
+        HirKind::Class(Class::Unicode(class)) => {
+            let count: u32 = class
+                .ranges()
+                .iter()
+                .map(|r| u32::from(r.end()) - u32::from(r.start()) + 1)
+                .sum();
+            if count > 4 {
+                return None;
+            }
+            let mut chars = class.ranges().iter().flat_map(|r| r.start()..=r.end());
+            Some(vec![fold(&mut chars)?])
+        }
+        _ => None,
+    }
+}
+
+/// The literals of the most selective window of up to five positions of `run` that spells at
+/// most 16 literals; `None` for an empty run.
+fn window(run: &[Vec<char>]) -> Option<Vec<Vec<u8>>> {
+    const WIDTH: usize = 5;
+    const MAX_LITERALS: usize = 16;
+    let mut best: Option<Vec<Vec<u8>>> = None;
+    for start in 0..run.len() {
+        let mut literals: Vec<String> = vec![String::new()];
+        for position in &run[start..(start + WIDTH).min(run.len())] {
+            if literals.len() * position.len() > MAX_LITERALS {
+                break;
+            }
+            literals = literals
+                .iter()
+                .flat_map(|l| position.iter().map(move |c| format!("{l}{c}")))
+                .collect();
+        }
+        let set: Vec<Vec<u8>> = literals.into_iter().map(String::into_bytes).collect();
+        let score = |s: &Vec<Vec<u8>>| {
+            let shortest = s.iter().map(Vec::len).min().unwrap_or(0);
+            (shortest, std::cmp::Reverse(s.len()))
+        };
+        if score(&set).0 > 0 && best.as_ref().is_none_or(|b| score(&set) > score(b)) {
+            best = Some(set);
+        }
+    }
+    best
 }
 
 /// The words of an `opening!` refusal pattern without its lead-in, if it is one.
@@ -639,20 +879,6 @@ fn core_of(pattern: &str) -> Option<&str> {
     pattern
         .strip_prefix(opening_prefix!())
         .and_then(|rest| rest.strip_suffix(')'))
-}
-
-/// A compiled list already known to compile (the standard lexicon's constants, or a user's
-/// lexicon checked when it was built).
-fn compiled<'a>(
-    cell: &'a OnceLock<Regex>,
-    list: &'static str,
-    patterns: &[String],
-    named: bool,
-) -> &'a Regex {
-    cell.get_or_init(|| {
-        compile(list, patterns, named)
-            .unwrap_or_else(|e| panic!("a lexicon list checked at load no longer compiles: {e}"))
-    })
 }
 
 fn fingerprint_of(refusal: &[String], clarify: &[String], conflict_flag: &[String]) -> String {
@@ -702,36 +928,34 @@ impl Lexicon {
         conflict_flag: &[&str],
     ) -> Result<Lexicon, Error> {
         let owned = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        Lexicon::from_owned(owned(refusal), owned(clarify), owned(conflict_flag))
+        Lexicon::checked_from(owned(refusal), owned(clarify), owned(conflict_flag), [0; 3])
     }
 
-    /// A lexicon whose lists compile on first use.
+    /// A lexicon whose patterns compile on first use.
     fn lazy(refusal: Vec<String>, clarify: Vec<String>, conflict_flag: Vec<String>) -> Lexicon {
         Lexicon {
-            refusal_re: OnceLock::new(),
             refusal_core: refusal.iter().map(|_| OnceLock::new()).collect(),
-            clarify_re: OnceLock::new(),
-            conflict_re: OnceLock::new(),
             fingerprint: fingerprint_of(&refusal, &clarify, &conflict_flag),
-            refusal,
-            clarify,
-            conflict_flag,
+            refusal: PatternList::new("refusal", refusal),
+            clarify: PatternList::new("clarify", clarify),
+            conflict_flag: PatternList::new("conflict-flag", conflict_flag),
         }
     }
 
-    /// A lexicon compiled whole now, so a broken pattern is an error at load.
-    fn from_owned(
+    /// A lexicon whose patterns from the given index of each list on (refusal, clarify,
+    /// conflict-flag) are compiled now, so a broken one is an error at load; the patterns
+    /// before it are known to compile.
+    fn checked_from(
         refusal: Vec<String>,
         clarify: Vec<String>,
         conflict_flag: Vec<String>,
+        from: [usize; 3],
     ) -> Result<Lexicon, Error> {
         let lx = Lexicon::lazy(refusal, clarify, conflict_flag);
-        let _ = lx.refusal_re.set(compile("refusal", &lx.refusal, true)?);
-        let _ = lx.clarify_re.set(compile("clarify", &lx.clarify, false)?);
-        let _ = lx
-            .conflict_re
-            .set(compile("conflict-flag", &lx.conflict_flag, true)?);
-        for (index, p) in lx.refusal.iter().enumerate() {
+        lx.refusal.check_from(from[0])?;
+        lx.clarify.check_from(from[1])?;
+        lx.conflict_flag.check_from(from[2])?;
+        for (index, p) in lx.refusal.patterns.iter().enumerate().skip(from[0]) {
             let core = match core_of(p) {
                 Some(core) => Some(compile_one(core).map_err(|e| Error::Pattern {
                     list: "refusal",
@@ -746,28 +970,11 @@ impl Lexicon {
         Ok(lx)
     }
 
-    fn refusal_re(&self) -> &Regex {
-        compiled(&self.refusal_re, "refusal", &self.refusal, true)
-    }
-
-    fn clarify_re(&self) -> &Regex {
-        compiled(&self.clarify_re, "clarify", &self.clarify, false)
-    }
-
-    fn conflict_re(&self) -> &Regex {
-        compiled(
-            &self.conflict_re,
-            "conflict-flag",
-            &self.conflict_flag,
-            true,
-        )
-    }
-
     /// The compiled core of refusal pattern `index`, when it is an opening pattern.
     fn refusal_core(&self, index: usize) -> Option<&Regex> {
         let cell = self.refusal_core.get(index)?;
         cell.get_or_init(|| {
-            core_of(self.refusal.get(index)?).map(|core| {
+            core_of(self.refusal.patterns.get(index)?).map(|core| {
                 compile_one(core).unwrap_or_else(|e| {
                     panic!("a refusal pattern checked at load no longer compiles: {e}")
                 })
@@ -786,11 +993,18 @@ impl Lexicon {
         conflict_flag: &[String],
         source_sha256: &str,
     ) -> Result<Lexicon, Error> {
-        let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
-        let mut lx = Lexicon::from_owned(
+        let join =
+            |a: &PatternList, b: &[String]| a.patterns.iter().chain(b).cloned().collect::<Vec<_>>();
+        // This lexicon's own patterns are known to compile; only the extension is checked.
+        let mut lx = Lexicon::checked_from(
             join(&self.refusal, refusal),
             join(&self.clarify, clarify),
             join(&self.conflict_flag, conflict_flag),
+            [
+                self.refusal.patterns.len(),
+                self.clarify.patterns.len(),
+                self.conflict_flag.patterns.len(),
+            ],
         )?;
         let mut h = Sha256::new();
         h.update(lx.fingerprint.as_bytes());
@@ -808,29 +1022,29 @@ impl Lexicon {
 
     /// The refusal pattern texts, in order.
     pub fn refusal_patterns(&self) -> &[String] {
-        &self.refusal
+        &self.refusal.patterns
     }
 
     /// The clarify pattern texts, in order.
     pub fn clarify_patterns(&self) -> &[String] {
-        &self.clarify
+        &self.clarify.patterns
     }
 
     /// The conflict-flag pattern texts, in order.
     pub fn conflict_flag_patterns(&self) -> &[String] {
-        &self.conflict_flag
+        &self.conflict_flag.patterns
     }
 
     /// The leftmost conflict-flag match ("the sources disagree") in `text`, or `None`. The
     /// classifier consults it on conflict items only. `pattern` indexes the conflict-flag list.
     pub fn conflict_flag_match(&self, text: &str) -> Option<RefusalMatch> {
-        leftmost(self.conflict_re(), self.conflict_flag.len(), text)
+        self.conflict_flag.leftmost(text)
     }
 
     /// True when any refusal pattern matches `text`. The classifier passes the answer with
     /// quoted spans removed; this function does no stripping itself.
     pub fn is_refusal(&self, text: &str) -> bool {
-        self.refusal_re().is_match(text)
+        self.refusal.is_match(text)
     }
 
     /// The leftmost refusal match in `text` and which pattern made it, or `None`.
@@ -859,7 +1073,7 @@ impl Lexicon {
 
     /// The leftmost refusal, an opening one narrowed to its own words.
     fn core_match(&self, text: &str) -> Option<RefusalMatch> {
-        let m = leftmost(self.refusal_re(), self.refusal.len(), text)?;
+        let m = self.refusal.leftmost(text)?;
         let Some(core) = self.refusal_core(m.pattern) else {
             return Some(m);
         };
@@ -887,7 +1101,7 @@ impl Lexicon {
     /// True when the answer asks back ("which file?", "알려주시면"). Runs on the raw answer, as
     /// the seed did: a counter, never a class.
     pub fn is_clarify(&self, answer: &str) -> bool {
-        self.clarify_re().is_match(answer)
+        self.clarify.is_match(answer)
     }
 }
 
@@ -908,23 +1122,6 @@ fn without_bold(text: &str) -> (String, Vec<usize>) {
     (plain, origin)
 }
 
-/// The leftmost match of a combined, group-named pattern list and which pattern made it.
-fn leftmost(re: &Regex, count: usize, text: &str) -> Option<RefusalMatch> {
-    let m = re.find(text)?;
-    // Searching again from the match start keeps the surrounding context (`$`) and finds
-    // the same leftmost-first match at once; only then are the named groups resolved.
-    let caps = re.captures_at(text, m.start())?;
-    let pattern = (0..count)
-        .find(|i| caps.name(&format!("p{i}")).is_some())
-        .unwrap_or(0);
-    Some(RefusalMatch {
-        pattern,
-        text: m.as_str().to_string(),
-        start: m.start(),
-        end: m.end(),
-    })
-}
-
 /// The standard lexicon's fingerprint, for manifests and rounds. Computed from the pattern
 /// texts alone: every process prints it in `--version`, and compiling the lexicon there
 /// cost each dispatch's helper processes (`__agent`, `__sandbox`) most of their start-up.
@@ -942,6 +1139,127 @@ pub fn fingerprint() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The whole list compiled as one leftmost-first alternation with a named group per
+    /// pattern: what the lexicon compiled before it learned to compile only the patterns an
+    /// answer can match, and the reading the filtered list must equal.
+    fn alternation(patterns: &[String]) -> Regex {
+        let body = patterns
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("(?P<p{i}>{})", ascii_boundaries(p)))
+            .collect::<Vec<_>>()
+            .join("|");
+        RegexBuilder::new(&format!("{FLAGS}(?:{body})"))
+            .size_limit(NFA_SIZE_LIMIT)
+            .dfa_size_limit(DFA_SIZE_LIMIT)
+            .build()
+            .unwrap()
+    }
+
+    fn alternation_leftmost(re: &Regex, text: &str) -> Option<(usize, usize, usize)> {
+        let caps = re.captures(text)?;
+        let whole = caps.get(0)?;
+        let pattern = re
+            .capture_names()
+            .flatten()
+            .find(|n| caps.name(n).is_some())
+            .and_then(|n| n[1..].parse().ok())?;
+        Some((pattern, whole.start(), whole.end()))
+    }
+
+    #[test]
+    fn each_list_reads_every_corpus_answer_as_its_whole_alternation_does() {
+        let corpora = [
+            include_str!("../corpus/adversarial_choice.jsonl"),
+            include_str!("../corpus/blind_dev.jsonl"),
+            include_str!("../corpus/blind_heldout.jsonl"),
+            include_str!("../corpus/blind_heldout2.jsonl"),
+            include_str!("../corpus/blind_heldout3.jsonl"),
+            include_str!("../corpus/blind_heldout4.jsonl"),
+            include_str!("../corpus/blind_heldout5.jsonl"),
+            include_str!("../corpus/blind_heldout6.jsonl"),
+            include_str!("../corpus/blind_heldout7.jsonl"),
+            include_str!("../corpus/blind_heldout8.jsonl"),
+            include_str!("../corpus/blind_heldout9.jsonl"),
+            include_str!("../corpus/blind_heldout10.jsonl"),
+            include_str!("../corpus/blind_heldout11.jsonl"),
+            include_str!("../corpus/blind_heldout12.jsonl"),
+            include_str!("../corpus/blind_heldout14.jsonl"),
+            include_str!("../corpus/blind_heldout15.jsonl"),
+            include_str!("../corpus/blind_heldout16.jsonl"),
+            include_str!("../corpus/blind_heldout17.jsonl"),
+            include_str!("../corpus/blind_tune16.jsonl"),
+            include_str!("../corpus/dev.jsonl"),
+            include_str!("../corpus/holdout.jsonl"),
+        ];
+        let mut texts: Vec<String> = Vec::new();
+        for corpus in corpora {
+            for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+                let row: serde_json::Value = serde_json::from_str(line).unwrap();
+                if let Some(a) = row["answer"].as_str() {
+                    // The whole answer, and each of its lines alone (the classifier reads
+                    // clauses and stripped forms, where a match can start at offset 0).
+                    texts.extend(a.lines().map(str::to_string));
+                    texts.push(a.to_string());
+                }
+            }
+        }
+        // Each pattern's example as written, in capitals, and with the letters whose case forms
+        // lie outside ASCII (the Kelvin sign for k, the long s): case-insensitive matching reads
+        // all of them, so the filter must not skip them.
+        for p in REFUSAL.iter().chain(CLARIFY).chain(CONFLICT_FLAG) {
+            texts.push(p.example.to_string());
+            texts.push(p.example.to_uppercase());
+            texts.push(p.example.replace('k', "\u{212a}").replace('s', "\u{17f}"));
+        }
+        let lx = Lexicon::standard();
+        let mut matched = [0usize; 3];
+        for (n, list) in [&lx.refusal, &lx.clarify, &lx.conflict_flag]
+            .into_iter()
+            .enumerate()
+        {
+            let whole = alternation(&list.patterns);
+            for t in &texts {
+                let expected = alternation_leftmost(&whole, t);
+                let got = list.leftmost(t).map(|m| (m.pattern, m.start, m.end));
+                assert_eq!(got, expected, "{} list on {t:?}", list.name);
+                assert_eq!(
+                    list.is_match(t),
+                    expected.is_some(),
+                    "{} list on {t:?}",
+                    list.name
+                );
+                matched[n] += usize::from(expected.is_some());
+            }
+        }
+        // Not a vacuous comparison: each list matches many corpus texts.
+        assert!(
+            matched.iter().all(|&m| m > 30),
+            "{matched:?} of {} texts",
+            texts.len()
+        );
+    }
+
+    #[test]
+    fn most_patterns_wait_for_a_required_word() {
+        let lx = Lexicon::standard();
+        let filter = lx.refusal.filter();
+        // Patterns with no required literal compile for every answer; keep them few.
+        assert!(
+            filter.always.len() * 10 <= REFUSAL.len(),
+            "refusal patterns tried on every answer: {:?}",
+            filter
+                .always
+                .iter()
+                .map(|&i| &REFUSAL[i].text)
+                .collect::<Vec<_>>()
+        );
+        // A plain sentence with no refusal words compiles no refusal pattern but those.
+        let quiet = lx.refusal.candidates("The codename is 42.");
+        assert!(quiet.len() <= filter.always.len() + 2, "{quiet:?}");
+        assert!(lx.refusal.candidates("I could not find it.").len() > filter.always.len());
+    }
 
     fn std_refuses(s: &str) -> bool {
         Lexicon::standard().is_refusal(s)

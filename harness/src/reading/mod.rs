@@ -160,16 +160,7 @@ pub fn reading(file: Option<&Path>) -> Result<Reading> {
     }
     let lexicon = Lexicon::standard()
         .extended(&lists[0], &lists[1], &lists[2], &sha)
-        .map_err(|e| match e {
-            scorer::Error::Pattern { list, index: usize::MAX, message, .. } => Fail::new(
-                Exit::Usage,
-                format!(
-                    "{name}: the {list} patterns together do not compile within the regex size limit ({}); use fewer or narrower patterns",
-                    clean_line(&message, 200)
-                ),
-            ),
-            e => Fail::new(Exit::Usage, format!("{name}: {e}")),
-        })?;
+        .map_err(|e| Fail::new(Exit::Usage, format!("{name}: {e}")))?;
     Ok(Reading {
         lexicon,
         extension: Some((file.to_path_buf(), sha)),
