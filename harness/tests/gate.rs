@@ -158,6 +158,33 @@ fn token_in_binary_file_or_differing_in_case_is_exit_5() {
     gate(&g).code(5);
 }
 
+/// A token written in full-width letters (`１０ＭＢ`) is the token to a reader and to the scorer
+/// (NFKC), so the gate finds it too, and says where.
+#[test]
+fn a_token_in_full_width_letters_is_contamination_naming_file_and_line() {
+    let f = fixture(&[]);
+    let wide: String = f
+        .neg
+        .chars()
+        .map(|c| match c {
+            '!'..='~' => char::from_u32(c as u32 + 0xFEE0).unwrap(),
+            c => c,
+        })
+        .collect();
+    assert_ne!(wide, f.neg);
+    std::fs::write(f.repo.join("wide.md"), format!("# 메모\n지역: {wide}\n")).unwrap();
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    commit_all(&repo, "wide");
+    let a = gate(&f).code(5);
+    no_token_printed(&a, &f);
+    assert!(stdout(&a).contains("wide.md:2"), "{}", stdout(&a));
+    assert!(
+        !stdout(&a).contains(&wide),
+        "the full-width token is printed: {}",
+        stdout(&a)
+    );
+}
+
 #[test]
 fn symlink_target_text_is_searched_not_the_outside_file() {
     let f = fixture(&[]);

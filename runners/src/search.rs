@@ -3,9 +3,10 @@
 //! Matching is case-insensitive in two layers, and a hit in either counts:
 //! 1. the raw bytes, ASCII case-insensitively, so binary content and invalid UTF-8 stretches are
 //!    matched byte for byte;
-//! 2. for text that is not pure ASCII, a copy with every character lowercased by
+//! 2. for text that is not pure ASCII, a copy in Unicode NFKC (the scorer's normaliser, so
+//!    full-width `１０ＭＢ` is `10MB` here as in an answer) with every character lowercased by
 //!    `char::to_lowercase` (no context, no full folding: `ß` does not become `ss`) against the
-//!    needles lowercased the same way, so `Ä`/`ä` and `Σ`/`σ` match.
+//!    needles normalised the same way, so `Ä`/`ä`, `Σ`/`σ` and `１０ＭＢ`/`10mb` match.
 //!
 //! A symlink is searched as its target text (the file it points at is never read: it is not in
 //! the tree). Submodules are not searched and are listed as such. A blob that cannot be read is
@@ -14,10 +15,12 @@
 //! Nothing here ever prints a needle: [`NeedleSet`]'s `Debug` shows only the count, and the
 //! report holds paths only.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 use rayon::prelude::*;
+use scorer::classify::nfkc;
 use serde::Serialize;
 
 use crate::corpus::{Corpus, EntryKind};
@@ -70,7 +73,7 @@ impl NeedleSet {
         };
         Ok(NeedleSet {
             raw: build(needles.iter().map(|n| n.as_ref().to_string()).collect())?,
-            folded: build(needles.iter().map(|n| fold(n.as_ref())).collect())?,
+            folded: build(needles.iter().map(|n| fold(&nfkc(n.as_ref()))).collect())?,
             to_ascii: AhoCorasick::new(LOWERCASE_TO_ASCII.map(String::from)).map_err(|e| {
                 Error::Automaton {
                     count: needles.len(),
@@ -119,9 +122,18 @@ impl NeedleSet {
                 if self.any_non_ascii {
                     scan(&self.folded, hay, &mut left);
                 }
-            } else if self.any_non_ascii || self.to_ascii.is_match(hay) {
-                let folded = fold(&String::from_utf8_lossy(hay));
-                scan(&self.folded, folded.as_bytes(), &mut left);
+            } else {
+                let text = String::from_utf8_lossy(hay);
+                let normal = nfkc(&text);
+                // Text NFKC leaves as it is, with no character whose lowercase holds ASCII,
+                // cannot hide an ASCII needle from layer 1.
+                if self.any_non_ascii
+                    || matches!(normal, Cow::Owned(_))
+                    || self.to_ascii.is_match(hay)
+                {
+                    let folded = fold(&normal);
+                    scan(&self.folded, folded.as_bytes(), &mut left);
+                }
             }
         }
         seen.iter()
@@ -233,5 +245,20 @@ mod tests {
         // Plain ASCII inside non-ASCII text: the raw pass alone finds it.
         assert_eq!(set.find_in("설정 PLAIN7 값".as_bytes()), vec![2]);
         assert!(set.find_in("설정 값 KX 9".as_bytes()).is_empty());
+    }
+
+    #[test]
+    fn a_needle_is_found_in_its_compatibility_forms_as_the_scorer_reads_them() {
+        // Assembled here: the needles are never written whole in the tree.
+        let (size, team) = (format!("{}MB", 10), format!("{}-{}", "pool", "b7"));
+        let set = NeedleSet::new(&[size.as_str(), team.as_str()]).unwrap();
+        // Full-width forms in otherwise Korean text, and a ligature-free full-width hyphen.
+        assert_eq!(set.find_in("한도: １０ＭＢ 입니다".as_bytes()), vec![0]);
+        assert_eq!(set.find_in("담당: ｐｏｏｌ－ｂ７".as_bytes()), vec![1]);
+        // A needle written full-width is found in plain ASCII text.
+        let wide = NeedleSet::new(&["１０ＭＢ"]).unwrap();
+        assert_eq!(wide.find_in(b"limit = 10mb"), vec![0]);
+        // Other text stays clean.
+        assert!(set.find_in("한도: １０ＫＢ".as_bytes()).is_empty());
     }
 }
