@@ -20,7 +20,7 @@ use std::fmt;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 use rayon::prelude::*;
-use scorer::classify::nfkc;
+use scorer::normalise::nfkc;
 use serde::Serialize;
 
 use crate::corpus::{Corpus, EntryKind};

@@ -20,8 +20,9 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-use crate::cues::{self, Strict};
 use crate::model::{Class, Kind};
+use crate::strict::Strict;
+use crate::wording;
 
 /// The answer gives the value in its opening sentence and refuses only something else.
 pub(crate) fn refused_aside(s: &Strict<'_>) -> bool {
@@ -29,7 +30,7 @@ pub(crate) fn refused_aside(s: &Strict<'_>) -> bool {
         return false;
     }
     if s.spoken.contains(['?', '？'])
-        || cues::doubtful_language(s.spoken)
+        || wording::doubtful_language(s.spoken)
         || doubts_the_value().is_match(s.spoken)
         || candidates().is_match(s.spoken)
         || negation_doubts_the_value(s.spoken)
@@ -42,15 +43,15 @@ pub(crate) fn refused_aside(s: &Strict<'_>) -> bool {
     if !refuses_an_object(s) {
         return false;
     }
-    let text = crate::choice::without_fences(s.text);
-    let Some(lead) = crate::choice::opening_sentence(&text) else {
+    let text = crate::sentences::without_fences(s.text);
+    let Some(lead) = crate::sentences::opening_sentence(&text) else {
         return false;
     };
-    let spoken_lead = crate::classify::strip_quoted(lead);
+    let spoken_lead = crate::quotation::strip_quoted(lead);
     s.token_match.reads(lead, s.token)
-        && !cues::absence(&cues::without_courtesy(&spoken_lead))
+        && !wording::absence(&wording::without_courtesy(&spoken_lead))
         && !mention_regex().is_match(&spoken_lead)
-        && !crate::choice::contrast_regex().is_match(&spoken_lead)
+        && !crate::sentences::contrast_regex().is_match(&spoken_lead)
 }
 
 /// The refusal's sentence names a sub-question it could not settle ("a PR or branch for it",
@@ -74,7 +75,7 @@ fn refuses_an_object(s: &Strict<'_>) -> bool {
     let rest = format!("{} {}", &before[from..], &after[..to]);
     // The refused thing is a sub-question (why, when, a PR) or a place ("not in the repo"):
     // absence stated about one place, with the value given from another, is an answer.
-    if !sub_question().is_match(&rest) && !crate::choice::repository_regex().is_match(&rest) {
+    if !sub_question().is_match(&rest) && !crate::sentences::repository_regex().is_match(&rest) {
         return false;
     }
     // Letters of what remains; a Hangul, kana or Han character carries about two Latin ones.
@@ -98,33 +99,33 @@ pub(crate) fn plain_lead(s: &Strict<'_>) -> bool {
     if retraction().is_match(s.spoken) || candidates().is_match(s.spoken) || hedged(s) {
         return false;
     }
-    let text = crate::choice::without_fences(s.text);
+    let text = crate::sentences::without_fences(s.text);
     // A later negation only about the repository ("not pushed yet", "`pubspec.yaml` still
     // depends on provider") or a sub-question ("couldn't find when it is fixed"), never about
     // a decision, a plan or a proposal: one about anything else may be about the value.
-    let unbound = crate::choice::split_keep(&text, crate::choice::sentence_end_regex())
+    let unbound = crate::sentences::split_keep(&text, crate::sentences::sentence_end_regex())
         .skip(1)
         .any(|sentence| {
-            let spoken = crate::classify::strip_quoted(sentence);
+            let spoken = crate::quotation::strip_quoted(sentence);
             crate::partial::doubt_in(s.spoken, &spoken)
-                && ((!crate::choice::repository_regex().is_match(sentence)
+                && ((!crate::sentences::repository_regex().is_match(sentence)
                     && !sub_question().is_match(&spoken))
                     || value_in_doubt().is_match(&spoken))
         });
     if unbound {
         return false;
     }
-    let Some(lead) = crate::choice::opening_sentence(&text) else {
+    let Some(lead) = crate::sentences::opening_sentence(&text) else {
         return false;
     };
-    let spoken_lead = crate::classify::strip_quoted(lead);
+    let spoken_lead = crate::quotation::strip_quoted(lead);
     // A parenthesis in the opening gives a detail ("(2.x, sans codegen)"); doubt about the
     // value there would also be a hedge or a retraction, checked on the whole answer.
     let outside_parens = parenthesis().replace_all(&spoken_lead, " ");
     s.token_match.reads(lead, s.token)
         && !crate::partial::doubt_in(s.spoken, &outside_parens)
         && !mention_regex().is_match(&spoken_lead)
-        && !crate::choice::contrast_regex().is_match(&spoken_lead)
+        && !crate::sentences::contrast_regex().is_match(&spoken_lead)
 }
 
 fn parenthesis() -> &'static Regex {
@@ -142,9 +143,9 @@ fn hedged(s: &Strict<'_>) -> bool {
     }
     s.spoken.lines().any(|line| {
         if s.token_match.reads(line, s.token) {
-            cues::hedges(line)
+            wording::hedges(line)
         } else {
-            cues::hedges(&alternatives().replace_all(line, " "))
+            wording::hedges(&alternatives().replace_all(line, " "))
         }
     })
 }
@@ -182,8 +183,8 @@ fn alternatives() -> &'static Regex {
 /// whether the value is current ("There's no record of the decision being finalised"): the
 /// refusal is about the value, not a sub-question.
 fn negation_doubts_the_value(spoken: &str) -> bool {
-    crate::choice::split_keep(spoken, crate::choice::sentence_end_regex())
-        .any(|sentence| cues::absence(sentence) && value_in_doubt().is_match(sentence))
+    crate::sentences::split_keep(spoken, crate::sentences::sentence_end_regex())
+        .any(|sentence| wording::absence(sentence) && value_in_doubt().is_match(sentence))
 }
 
 /// Words that put the value itself in doubt after it was given: not decided, not final, a

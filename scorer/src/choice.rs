@@ -29,8 +29,13 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-use crate::cues::{self, Strict};
 use crate::model::Kind;
+use crate::sentences::{
+    contrast_regex, opening_sentence, repository_regex, sentence_end_regex, split_keep,
+    without_fences,
+};
+use crate::strict::Strict;
+use crate::wording;
 
 /// The answer names both values and chose the true one in words (see the module docs).
 /// `flag_only`: the strict reading's match, if any, is a conflict flag ("the sources
@@ -42,7 +47,7 @@ pub(crate) fn chose_general(s: &Strict<'_>, flag_only: bool) -> bool {
     if s.kind != Kind::Conflict || !s.has_tok || !s.general_seen || (s.has_ref && !flag_only) {
         return false;
     }
-    if s.spoken.contains(['?', '？']) || cues::doubtful_language(s.spoken) {
+    if s.spoken.contains(['?', '？']) || wording::doubtful_language(s.spoken) {
         return false;
     }
     let text = without_fences(s.text);
@@ -101,7 +106,7 @@ pub(crate) fn chose_general(s: &Strict<'_>, flag_only: bool) -> bool {
 /// stale forms built on a negation ("no longer", "nicht mehr", "n'est plus") are set aside.
 fn negated_stale(clause: &str) -> bool {
     let rest = negation_stale_regex().replace_all(clause, " ");
-    stale_regex().is_match(&rest) && (cues::absence(&rest) || negation_regex().is_match(&rest))
+    stale_regex().is_match(&rest) && (wording::absence(&rest) || negation_regex().is_match(&rest))
 }
 
 /// Stale forms built on a negation.
@@ -129,19 +134,6 @@ fn retraction_regex() -> &'static Regex {
     re(
         &R,
         r"(?i)\b(?:ignore that|never ?mind|then again|backwards|my mistake|my bad|that said|having said that|on the other hand|honestly|to be fair|right again|cela dit|malgré tout|dennoch|trotzdem|aun así|con todo|detto questo|ciononostante|mesmo assim|ainda assim|toch|mimo to|yine de|tetap saja|dù vậy|ändå|тем не менее|всё же|все ж|втім)\b|尽管如此|话虽如此|とはいえ|それでも|그래도|그렇긴 하지만",
-    )
-}
-
-/// Words that name the repository or one of its files: a stale word beside one may be aimed
-/// at the true value ("…, and the compose file is outdated").
-pub(crate) fn repository_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        concat!(
-            r"(?i)\b(?:compose|config\w*|code|codebase|repo\w*|file|files|push\w*|pushé\w*|remote|stash|git|merg\w*|changelog|dépôt|depo|kho|repositori\w*|repozytori\w*|kod\w*|codice|código|ui|yaml|yml|toml|json|dockerfile|makefile|lockfile|cargo|package|gradle|pom|settings|env|source|tree|branch|main|master|konfiguration|datei|archivo|configuración|código|fichier|codice|ficheiro|arquivo|bestand|plik|dosya|kod|tệp|файл|конфиг\w*|код)\b",
-            r"|\.(?:ya?ml|toml|json|mod|lock|gradle|xml|env|ts|js|py|go|rs|rb|ex|exs|swift|dart|kt|java|cs|cpp|h)\b|配置|代码|文件|仓库|設定|コード|ファイル|リポジトリ|설정|코드|파일|저장소|리포지토리|репозитори\w*|коде?\b",
-        ),
     )
 }
 
@@ -187,16 +179,16 @@ impl Reader<'_, '_> {
     /// `None`: this sentence rules the choice reading out. `Some(stale)`: it allows it, and
     /// `stale` says whether it called the planted value (or the hand-off) stale.
     fn sentence(&self, sentence: &str) -> Option<bool> {
-        let quoted_out = crate::classify::strip_quoted(sentence);
-        let spoken = cues::without_courtesy(&quoted_out);
+        let quoted_out = crate::quotation::strip_quoted(sentence);
+        let spoken = wording::without_courtesy(&quoted_out);
         let stale = self.stale_aimed(sentence)?;
         // A hedge or absence words only where the sentence explains why the hand-off is
         // stale ("the notes are probably old"), never beside the true value.
         let explains_staleness = stale && !self.true_value(sentence);
-        if cues::hedges(&spoken) && !explains_staleness {
+        if wording::hedges(&spoken) && !explains_staleness {
             return None;
         }
-        if cues::absence(&spoken) && !stale_regex().is_match(sentence) {
+        if wording::absence(&spoken) && !stale_regex().is_match(sentence) {
             return None;
         }
         if retraction_regex().is_match(&spoken) {
@@ -209,7 +201,7 @@ impl Reader<'_, '_> {
             && !self.true_value(sentence)
         {
             for clause in split_keep(sentence, clause_end_regex()) {
-                let clause_spoken = crate::classify::strip_quoted(clause);
+                let clause_spoken = crate::quotation::strip_quoted(clause);
                 if pro_choice_regex().is_match(&clause_spoken) && !stale_regex().is_match(clause) {
                     return None;
                 }
@@ -225,7 +217,7 @@ impl Reader<'_, '_> {
             if !seg_stale && !handoff_regex().is_match(segment) {
                 return None;
             }
-            let seg_spoken = crate::classify::strip_quoted(segment);
+            let seg_spoken = crate::quotation::strip_quoted(segment);
             if !seg_stale && pro_choice_regex().is_match(&seg_spoken) {
                 return None;
             }
@@ -257,7 +249,7 @@ impl Reader<'_, '_> {
     fn hand_off_called_recent(&self, sentence: &str) -> bool {
         self.clauses(sentence).into_iter().any(|(clause, target)| {
             target == Referent::Planted
-                && recency_regex().is_match(&crate::classify::strip_quoted(clause))
+                && recency_regex().is_match(&crate::quotation::strip_quoted(clause))
         })
     }
 
@@ -303,88 +295,8 @@ impl Reader<'_, '_> {
     }
 }
 
-/// Pieces of `text`, each ending after a match of `end` (the last one at the end of text).
-pub(crate) fn split_keep<'t>(text: &'t str, end: &Regex) -> impl Iterator<Item = &'t str> {
-    let mut bounds: Vec<usize> = end.find_iter(text).map(|m| m.end()).take(400).collect();
-    bounds.push(text.len());
-    let mut start = 0;
-    bounds.into_iter().filter_map(move |b| {
-        let piece = &text[start..b.max(start)];
-        start = b.max(start);
-        (!piece.trim().is_empty()).then_some(piece)
-    })
-}
-
-/// The text with closed fenced blocks left out (a command's output is not the answer
-/// speaking); inline code stays, since a value in backticks is still the value named.
-pub(crate) fn without_fences(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut block = String::new();
-    let mut fence: Option<&str> = None;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim_start();
-        let marker = if t.starts_with("```") {
-            Some("```")
-        } else if t.starts_with("~~~") {
-            Some("~~~")
-        } else {
-            None
-        };
-        match (fence, marker) {
-            (None, Some(m)) => {
-                fence = Some(m);
-                block.push_str(line);
-            }
-            (Some(open), Some(m)) if m == open => {
-                fence = None;
-                block.clear();
-                out.push('\n');
-            }
-            (Some(_), _) => block.push_str(line),
-            (None, None) => out.push_str(line),
-        }
-    }
-    // An unclosed fence is ordinary text, as the strict reading has it.
-    out.push_str(&block);
-    out
-}
-
-/// The first sentence of the first line that says something: headings (`## Port`), rules and
-/// table rows are skipped, list and emphasis marks trimmed.
-pub(crate) fn opening_sentence(text: &str) -> Option<&str> {
-    let line = text.lines().map(str::trim).find(|l| {
-        !l.is_empty()
-            && !l.starts_with('#')
-            && !l.starts_with("---")
-            && !l.starts_with("***")
-            && !l.starts_with('|')
-    })?;
-    let line = line.trim_start_matches(['>', '-', '*', '+', ' ']);
-    let end = sentence_end_regex()
-        .find(line)
-        .map_or(line.len(), |m| m.end());
-    Some(&line[..end])
-}
-
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("choice pattern compiles"))
-}
-
-/// A sentence end as a reader sees it in markdown: the stop may sit inside emphasis or a code
-/// span that closes after it (`**8000.** The hand-off…`).
-pub(crate) fn sentence_end_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    // A CJK stop ends a sentence with no space after it.
-    re(&R, r"[.!?;][*_`)\]]*(?:\s|$)|[。！？；][*_`)\]]*|\n")
-}
-
-/// Where a sentence turns to the other side: a contrast word or a semicolon.
-pub(crate) fn contrast_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"(?i)\b(?:but|however|while|whereas|aber|jedoch|pero|mientras|mais|ma|mas|maar|men|ale|ama|ancak|tapi|nhưng)\b|\bно\b|\bале\b|但|不过|而|が、|けど|지만|[;；]",
-    )
 }
 
 /// Words that conclude: the sentence they are in gives the answer.

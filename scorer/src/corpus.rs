@@ -8,11 +8,12 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-use crate::classify::{evaluate_as, TokenMatch};
+use crate::classify::evaluate_as;
 use crate::cues::Cue;
 use crate::error::Error;
 use crate::lexicon::Lexicon;
 use crate::model::{Class, Kind};
+use crate::values::TokenMatch;
 
 /// The shipped corpus files, embedded so `harness lexicon eval` works from any directory:
 /// (name, JSONL text). `holdout` was not read while the lexicon patterns were written.

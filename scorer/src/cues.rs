@@ -10,12 +10,15 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-use crate::classify::{strip_quoted, TokenMatch};
 use crate::model::{Class, Kind};
+use crate::quotation::strip_quoted;
+use crate::spelling::month_of;
+use crate::strict::decide;
+use crate::values::TokenMatch;
+use crate::wording::{absence, absence_regex, courtesy_regex, doubtful_language, hedge_regex};
 
-/// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
-/// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.8.1";
+pub use crate::strict::Strict;
+pub use crate::version::CUES_VERSION;
 
 /// One sign that the strict reading may be wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,50 +81,6 @@ impl Cue {
 impl std::fmt::Display for Cue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// What the strict reading saw, the input of the cue detector.
-#[derive(Debug, Clone, Copy)]
-pub struct Strict<'a> {
-    /// The whole answer (lossily decoded).
-    pub text: &'a str,
-    /// The answer with quoted spans and fences removed (what refusal detection read).
-    pub spoken: &'a str,
-    /// The question kind.
-    pub kind: Kind,
-    /// The token.
-    pub token: &'a str,
-    /// The general value, when given.
-    pub general: Option<&'a str>,
-    /// The token rule.
-    pub token_match: TokenMatch,
-    /// The strict inputs and class.
-    pub has_tok: bool,
-    /// A strict refusal (or, on conflict items, a conflict flag) matched.
-    pub has_ref: bool,
-    /// The general value was seen.
-    pub general_seen: bool,
-    /// The strict class.
-    pub class: Class,
-    /// Where the strict refusal matched in `spoken` (byte offsets), when it did.
-    pub refusal_span: Option<(usize, usize)>,
-}
-
-/// The DESIGN §5 table, as the classifier applies it.
-pub(crate) fn decide(kind: Kind, has_tok: bool, has_ref: bool, general_seen: bool) -> Class {
-    match (kind, has_tok, has_ref) {
-        (Kind::Positive, true, false) => Class::Pass,
-        (Kind::Positive, true, true) => Class::RefusedWithToken,
-        (Kind::Positive, false, _) => Class::Fail,
-        (Kind::Negative, true, false) => Class::Hallucinated,
-        (Kind::Negative, true, true) => Class::RefusedWithToken,
-        (Kind::Negative, false, true) => Class::Pass,
-        (Kind::Negative, false, false) => Class::Fail,
-        (Kind::Conflict, true, false) => Class::ConflictFollowed,
-        (Kind::Conflict, _, true) => Class::AbstainedOnConflict,
-        (Kind::Conflict, false, false) if general_seen => Class::PriorWon,
-        (Kind::Conflict, false, false) => Class::Unclassified,
     }
 }
 
@@ -826,44 +785,6 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("cue pattern compiles"))
 }
 
-/// The answer is in a language the lexicon does not cover, or a partly covered one holding
-/// one of its doubt words: no reading of it may be certain beyond the table's.
-pub(crate) fn doubtful_language(spoken: &str) -> bool {
-    (uncovered_language(spoken) || crate::partial::identified(spoken))
-        && crate::partial::read(spoken) == crate::partial::Reading::Doubtful
-}
-
-/// Absence or negation words of a covered language in `text`.
-pub(crate) fn absence(text: &str) -> bool {
-    absence_regex().is_match(text)
-}
-
-/// A hedge, a candidate list or a retraction in `text`.
-pub(crate) fn hedges(text: &str) -> bool {
-    hedge_regex().is_match(text)
-}
-
-/// `text` without courtesy negations ("no problem"), which refuse nothing.
-pub(crate) fn without_courtesy(text: &str) -> std::borrow::Cow<'_, str> {
-    courtesy_regex().replace_all(text, " ")
-}
-
-/// Wide absence and negation vocabulary of every language the lexicon covers.
-fn absence_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        concat!(
-            r"(?i)(?-u:\b)(?:no|not|none|nothing|nobody|no one|no-one|nowhere|never|neither|nor|absent|missing|lacks?|lacking|silent|unclear|unspecified|undocumented|unrecorded|unknown|undetermined|undefined|unsure|uncertain|unable|undecided|pending|deferred|premise|assumes|assumption|yet|cannot|can['’]?t|couldn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t|aren['’]?t|wasn['’]?t|weren['’]?t|won['’]?t|haven['’]?t|hasn['’]?t|n/a|tbd|empty|zero (?:hits|results|matches)|blank)(?-u:\b)",
-            r"|없|않|못|모르|몰라|불명|불분명|불확실|확실하지|어렵|애매|모호|미상|미정|불가|아닙|아니|알 ?수|확인 ?안|확인이 ?안|안 ?됩|안 ?돼|안 ?보|안 ?나|보류|전제",
-            r"|ない|ません|不明|なし|無し|無い|見当たら|わから|分から|未定|未記載|前提|保留|存在し|曖昧|不確か",
-            r"|没有|没|无|不|未|找不到|尚未|前提|模糊",
-            r"|(?i)\b(?:kein|keine|keinen|keiner|keinem|nicht|nichts|nirgends|nirgendwo|ohne|fehlt|fehlen|unklar|unbekannt|offen|leer|nie|niemals|weder|noch nicht|voraus|unsicher|ungewiss)\b",
-            r"|(?i)\b(?:ningún|ninguna|ninguno|nada|nunca|sin|falta|faltan|desconoc\w*|no|ni|tampoco|consta|supone)\b",
-        ),
-    )
-}
-
 fn absence_words(s: &Strict<'_>) -> bool {
     let r = absence_regex();
     if !s.has_tok {
@@ -876,15 +797,6 @@ fn absence_words(s: &Strict<'_>) -> bool {
         let spoken = strip_quoted(window);
         r.is_match(&courtesy_regex().replace_all(&spoken, " "))
     })
-}
-
-/// "No problem", "no worries", "kein Problem", "没问题": negation words that refuse nothing.
-fn courtesy_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"(?i)\b(?:no (?:problem|worries)|not a problem|(?:no|(?:do|does|did)(?:n['’]?t| not) have any(?: actual)?|without (?:a |any )?) doubts?|kein problem|no hay problema|sin problema)\b|没问题|문제 ?없",
-    )
 }
 
 /// Calls `f` on the sentence-ish window around each occurrence of the token (at most the
@@ -941,26 +853,6 @@ fn window_end(text: &str, from: usize) -> usize {
             None => end,
         },
     }
-}
-
-/// Hedges, candidate lists and retractions, every covered language.
-fn hedge_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        concat!(
-            r"(?i)(?-u:\b)(?:in one place|in another|elsewhere|conflicting|inconsistent|contradict\w*|tentative\w*|provisional\w*|not final|maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
-            r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적|잠깐|아니,|인가요|일까요|인지",
-            r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的|いや、|待って|でしょうか|ですか",
-            r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般|不对|等等|吗",
-            r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|eventuell|Korrektur|entweder|oder|Beispiel|üblicherweise|normalerweise|nein|Moment|doch nicht|geraten)\b",
-            r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|corrijo|corrección|o bien|ejemplo|normalmente|por defecto|podría|puede ser|suposición|perdón|espera|mejor dicho)\b",
-            r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
-            // The partly covered languages' hedges and candidate words (never a one-letter
-            // word: Italian `o` is the Portuguese article).
-            r"|(?i)\b(?:je suppose|supposition|ou bien|oppure|presumibilmente|suponho|possivelmente|ou|mogelijk|vermoedelijk|może|chyba|prawdopodobnie|lub|albo|kanske|troligen|förmodligen|eller|mungkin|kemungkinan|atau|tebakan|belki|olabilir|veya|có thể|co the|hoặc|hoac|možná|nebo)\b|наверное|можливо|мабуть|\bили\b|\bабо\b",
-        ),
-    )
 }
 
 fn hedge_at_token(s: &Strict<'_>) -> bool {
@@ -1050,7 +942,7 @@ fn command_span_regex() -> &'static Regex {
 fn token_only_in_code(s: &Strict<'_>) -> bool {
     // Remove reasoning blocks, fences and the command-like inline spans, then command lines;
     // is the token left?
-    let text = crate::classify::strip_reasoning(s.text);
+    let text = crate::quotation::strip_reasoning(s.text);
     let mut rest = String::with_capacity(text.len());
     let mut in_fence: Option<(char, usize)> = None;
     for line in text.split_inclusive('\n') {
@@ -1101,204 +993,6 @@ fn strip_command_spans(line: &str) -> String {
     out
 }
 
-/// Letters by script: covered (Latin, Hangul, kana, Han) and not covered (everything else
-/// alphabetic), and, for Latin, function words of covered and uncovered languages.
-fn uncovered_language(spoken: &str) -> bool {
-    let (mut covered, mut other) = (0usize, 0usize);
-    for c in spoken.chars().filter(|c| c.is_alphabetic()) {
-        let u = c as u32;
-        let is_covered = c.is_ascii_alphabetic()
-            || (0x00C0..=0x024F).contains(&u) // Latin-1 and Extended
-            || (0x1E00..=0x1EFF).contains(&u) // Latin Extended Additional
-            || (0xAC00..=0xD7AF).contains(&u) // Hangul syllables
-            || (0x1100..=0x11FF).contains(&u)
-            || (0x3130..=0x318F).contains(&u)
-            || (0x3040..=0x30FF).contains(&u) // kana
-            || (0x4E00..=0x9FFF).contains(&u) // Han
-            || (0x3400..=0x4DBF).contains(&u)
-            || (0xFF00..=0xFFEF).contains(&u);
-        if is_covered {
-            covered += 1;
-        } else {
-            other += 1;
-        }
-    }
-    if other >= 8 && other * 5 >= (covered + other) {
-        return true;
-    }
-    latin_uncovered(spoken)
-}
-
-fn latin_uncovered(spoken: &str) -> bool {
-    // Distinctive function and absence words of Latin-script languages the lexicon does not
-    // cover (French, Italian, Portuguese, Dutch, Polish, Turkish, Indonesian, Vietnamese,
-    // Swedish), against those of the covered ones (English, German, Spanish).
-    const UNCOVERED: &[&str] = &[
-        "le",
-        "les",
-        "des",
-        "est",
-        "dans",
-        "pas",
-        "aucun",
-        "aucune",
-        "trouvé",
-        "n'est",
-        "je",
-        "nous",
-        "cette",
-        "il",
-        "avec",
-        "sur",
-        "rien",
-        "ne",
-        "gli",
-        "della",
-        "nel",
-        "non",
-        "è",
-        "sono",
-        "nessun",
-        "nessuna",
-        "trovato",
-        "questo",
-        "della",
-        "il",
-        "não",
-        "está",
-        "nenhum",
-        "nenhuma",
-        "encontrei",
-        "encontrado",
-        "você",
-        "isso",
-        "het",
-        "een",
-        "niet",
-        "geen",
-        "gevonden",
-        "staat",
-        "nie",
-        "jest",
-        "brak",
-        "żadnych",
-        "nic",
-        "że",
-        "się",
-        "bir",
-        "ve",
-        "yok",
-        "değil",
-        "için",
-        "ile",
-        "bulunamadı",
-        "hiçbir",
-        "tidak",
-        "ada",
-        "yang",
-        "dan",
-        "tersebut",
-        "saya",
-        "không",
-        "có",
-        "là",
-        "của",
-        "trong",
-        "tôi",
-        "được",
-        "khong",
-        "toi",
-        "biet",
-        "thay",
-        "duoc",
-        "nhung",
-        "chac",
-        "trong",
-        "cua",
-        "inte",
-        "är",
-        "och",
-        "ingen",
-        "finns",
-        "jag",
-        "som",
-        "niets",
-        "zegt",
-        "wordt",
-        "nergens",
-        "vastgelegd",
-        "ik",
-        "welke",
-        "weet",
-        "klopt",
-        "maar",
-        "ook",
-        "nog",
-        "er",
-        "wel",
-        "deze",
-        "dit",
-        "gebruikt",
-        "zijn",
-        "heeft",
-        "aucune",
-        "mais",
-        "pour",
-        "nulla",
-        "nessuno",
-        "ainda",
-        "nada",
-        "não",
-        "nunca",
-        "mas",
-    ];
-    const COVERED: &[&str] = &[
-        "the", "is", "and", "of", "to", "it", "not", "no", "that", "this", "for", "was", "i",
-        "found", "der", "die", "das", "ist", "und", "nicht", "kein", "keine", "ich", "im", "zu",
-        "den", "ein", "el", "la", "los", "las", "es", "y", "que", "un", "una", "del", "hay", "en",
-        "de",
-    ];
-    let (mut unc, mut cov) = (0usize, 0usize);
-    for w in spoken
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .take(4000)
-    {
-        let w = w.to_lowercase();
-        if COVERED.contains(&w.as_str()) {
-            cov += 1;
-        } else if UNCOVERED.contains(&w.as_str()) {
-            unc += 1;
-        }
-    }
-    (unc >= 2 && unc > cov) || (unc >= 1 && cov == 0) || foreign_letters(spoken)
-}
-
-/// Latin letters that English, German and Spanish do not use (Turkish `ı ğ ş`, Polish
-/// `ł ą ę ś ż`, Vietnamese tone marks, Portuguese `ã õ`, Nordic `å ø`, French `è ê ç œ`…) in at
-/// least two words, or in most words of a short answer.
-fn foreign_letters(spoken: &str) -> bool {
-    const OWN: &str = "áéíóúñüäöß";
-    let foreign = |c: char| {
-        let u = c as u32;
-        !c.is_ascii()
-            && ((0x00C0..=0x024F).contains(&u) || (0x1E00..=0x1EFF).contains(&u))
-            && !OWN.contains(c.to_lowercase().next().unwrap_or(c))
-    };
-    let (mut words, mut marked) = (0usize, 0usize);
-    for w in spoken
-        .split(|c: char| !c.is_alphabetic())
-        .filter(|w| !w.is_empty())
-        .take(4000)
-    {
-        words += 1;
-        if w.chars().any(foreign) {
-            marked += 1;
-        }
-    }
-    marked >= 2 || (marked == 1 && words <= 6)
-}
-
 /// The token's letters and digits, lowercased, without separators.
 fn squash(s: &str) -> String {
     s.chars()
@@ -1332,7 +1026,7 @@ fn near_spelling(text: &str, token: &str) -> bool {
             r"(?i)(?:^|[^0-9A-Za-z]){}(?:$|[^0-9A-Za-z])",
             runs.join(r"[\s\-_./:,'’]*")
         );
-        if crate::classify::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
+        if crate::normalise::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
             return true;
         }
     }
@@ -1352,7 +1046,7 @@ fn near_spelling(text: &str, token: &str) -> bool {
                 regex::escape(core)
             };
             let pattern = format!(r"(?:^|[^0-9.]){body}(?:$|[^0-9])");
-            if crate::classify::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
+            if crate::normalise::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
                 return true;
             }
         }
@@ -1363,7 +1057,7 @@ fn near_spelling(text: &str, token: &str) -> bool {
             r"(?:^|[^0-9.]){}(?:$|[^0-9]|\.[^0-9])",
             regex::escape(&short)
         );
-        if crate::classify::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
+        if crate::normalise::cached_regex(&pattern).is_some_and(|r| r.is_match(text)) {
             return true;
         }
     }
@@ -1543,184 +1237,10 @@ fn month_numbers(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The month a word names (1-12): full names and their inflected forms or usual
-/// abbreviations in English, German, Spanish, French, Italian, Portuguese, Dutch, Swedish,
-/// Polish, Turkish, Indonesian and Russian, case ignored.
-pub(crate) fn month_of(word: &str) -> Option<u32> {
-    const MONTHS: [&[&str]; 12] = [
-        &[
-            "jan",
-            "january",
-            "januar",
-            "enero",
-            "janvier",
-            "gennaio",
-            "janeiro",
-            "januari",
-            "styczeń",
-            "stycznia",
-            "ocak",
-            "январь",
-            "января",
-        ],
-        &[
-            "feb",
-            "february",
-            "februar",
-            "febrero",
-            "fév",
-            "fev",
-            "février",
-            "fevrier",
-            "febbraio",
-            "fevereiro",
-            "februari",
-            "luty",
-            "lutego",
-            "şubat",
-            "subat",
-            "февраль",
-            "февраля",
-        ],
-        &[
-            "mar",
-            "mär",
-            "march",
-            "märz",
-            "marz",
-            "marzo",
-            "mars",
-            "março",
-            "marco",
-            "maart",
-            "marzec",
-            "marca",
-            "mart",
-            "maret",
-            "март",
-            "марта",
-        ],
-        &[
-            "apr",
-            "april",
-            "abril",
-            "avril",
-            "aprile",
-            "kwiecień",
-            "kwietnia",
-            "nisan",
-            "апрель",
-            "апреля",
-        ],
-        &[
-            "may", "mai", "mayo", "maggio", "maio", "mei", "maj", "maja", "mayıs", "mayis", "май",
-            "мая",
-        ],
-        &[
-            "jun", "june", "juni", "junio", "juin", "giugno", "junho", "czerwiec", "czerwca",
-            "haziran", "июнь", "июня",
-        ],
-        &[
-            "jul", "july", "juli", "julio", "juillet", "luglio", "julho", "lipiec", "lipca",
-            "temmuz", "июль", "июля",
-        ],
-        &[
-            "aug",
-            "august",
-            "agosto",
-            "août",
-            "aout",
-            "augustus",
-            "augusti",
-            "sierpień",
-            "sierpnia",
-            "ağustos",
-            "agustos",
-            "agustus",
-            "август",
-            "августа",
-        ],
-        &[
-            "sep",
-            "sept",
-            "september",
-            "septiembre",
-            "septembre",
-            "settembre",
-            "setembro",
-            "wrzesień",
-            "września",
-            "eylül",
-            "eylul",
-            "сентябрь",
-            "сентября",
-        ],
-        &[
-            "oct",
-            "okt",
-            "october",
-            "oktober",
-            "octubre",
-            "octobre",
-            "ottobre",
-            "outubro",
-            "październik",
-            "października",
-            "ekim",
-            "октябрь",
-            "октября",
-        ],
-        &[
-            "nov",
-            "november",
-            "noviembre",
-            "novembre",
-            "novembro",
-            "listopad",
-            "listopada",
-            "kasım",
-            "kasim",
-            "ноябрь",
-            "ноября",
-        ],
-        &[
-            "dec",
-            "dez",
-            "dic",
-            "december",
-            "dezember",
-            "diciembre",
-            "décembre",
-            "decembre",
-            "dicembre",
-            "dezembro",
-            "desember",
-            "grudzień",
-            "grudnia",
-            "aralık",
-            "aralik",
-            "декабрь",
-            "декабря",
-        ],
-    ];
-    if word.chars().count() < 3 || word.len() > 40 {
-        return None;
-    }
-    let lower = word.to_lowercase();
-    MONTHS
-        .iter()
-        .position(|names| names.contains(&lower.as_str()))
-        .map(|i| i as u32 + 1)
-}
-
-/// `strip_quoted` re-exported for the classifier's callers that build a [`Strict`] by hand.
-pub fn spoken(text: &str) -> std::borrow::Cow<'_, str> {
-    strip_quoted(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wording::uncovered_language;
 
     #[test]
     fn a_full_width_stop_before_a_refusal_or_a_token_is_stepped_over_whole() {
@@ -1854,7 +1374,7 @@ mod tests {
         let a = "<think>\nPromEx default would be 9568? not in repo though\n</think>\nThe repo doesn't configure a Prometheus exporter, so there's no port to report.";
         assert!(!reading(a, Kind::Negative, "9568", None).1);
         assert_eq!(
-            crate::classify::strip_reasoning("a<think>b\nc</think>d<THINKING>e"),
+            crate::quotation::strip_reasoning("a<think>b\nc</think>d<THINKING>e"),
             "a\nd"
         );
     }

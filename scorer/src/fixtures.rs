@@ -5,9 +5,10 @@
 //! both directions (the rule fires where it should and stays quiet where it should). The
 //! filesystem lanes (L13, L13-CTRL) belong to the binary, which uses [`fixture_token`].
 
-use crate::classify::{evaluate_with, Quotes, TokenMatch};
+use crate::classify::{evaluate_with, Quotes};
 use crate::lexicon::Lexicon;
 use crate::model::{Class, Kind, Verdict};
+use crate::values::TokenMatch;
 
 /// The self-test fixture token, assembled at run time so it never exists as a literal in any
 /// file of the repository (L13 checks that); never write its value down anywhere.

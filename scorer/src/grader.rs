@@ -11,12 +11,9 @@
 //! fabrication into a pass. Every pattern is compiled once per process, on first use, and each
 //! is one linear pass over the answer.
 
+pub use crate::version::GRADER_VERSION;
 use regex::Regex;
 use std::sync::OnceLock;
-
-/// Version of the detector; it joins the scorer fingerprint, because a changed detector moves
-/// rows between decided and left to a person.
-pub const GRADER_VERSION: &str = "1.0.0";
 
 /// The shape of text addressed to a grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

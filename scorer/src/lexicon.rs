@@ -890,8 +890,8 @@ fn fingerprint_of(refusal: &[String], clarify: &[String], conflict_flag: &[Strin
     ));
     // The cue detector decides which rows the strict patterns decide: a changed cue moves
     // rows to or from UNDETERMINED, so its version is part of the reading's identity.
-    h.update(format!("cues {}\n", crate::cues::CUES_VERSION));
-    h.update(format!("grader {}\n", crate::grader::GRADER_VERSION));
+    h.update(format!("cues {}\n", crate::version::CUES_VERSION));
+    h.update(format!("grader {}\n", crate::version::GRADER_VERSION));
     for (name, list) in [
         ("refusal", refusal),
         ("clarify", clarify),

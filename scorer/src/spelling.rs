@@ -9,6 +9,19 @@
 
 use std::ops::Range;
 
+use crate::normalise::cached_regex;
+use crate::values::{stands_alone, TokenMatch};
+
+impl TokenMatch {
+    /// Whether a reader sees `value` in `text`: [`TokenMatch::finds`], and under the word rule
+    /// also an exact re-spelling (`8,443`, `2.5.0` for `v2.5.0`, `14 March 2026`). The
+    /// classifier and its cues read presence here; the gates keep [`TokenMatch::finds`].
+    /// Defined with the re-spellings, so the token rule's stage does not import this one.
+    pub fn reads(self, text: &str, value: &str) -> bool {
+        self.finds(text, value) || (self == TokenMatch::Word && respelled(text, value))
+    }
+}
+
 /// The value is in `text`, spelled another way a reader takes for the same value.
 pub(crate) fn respelled(text: &str, token: &str) -> bool {
     !respelled_at(text, token).is_empty()
@@ -26,7 +39,7 @@ pub(crate) fn respelled_at(text: &str, token: &str) -> Vec<Range<usize>> {
     at.extend(separated_runs(text, token));
     at.extend(same_date(text, token));
     // The value boundary holds for re-spellings too (DESIGN §5.1).
-    at.retain(|r| crate::classify::stands_alone(text, r));
+    at.retain(|r| stands_alone(text, r));
     at.sort_by_key(|r| (r.start, r.end));
     at.dedup();
     at.truncate(16);
@@ -35,7 +48,7 @@ pub(crate) fn respelled_at(text: &str, token: &str) -> Vec<Range<usize>> {
 
 /// The ranges of the value group of each match (the pattern's first capture group).
 fn found(pattern: &str, text: &str) -> Vec<Range<usize>> {
-    match crate::classify::cached_regex(pattern) {
+    match cached_regex(pattern) {
         Some(r) => r
             .captures_iter(text)
             .filter_map(|c| c.get(1).map(|m| m.range()))
@@ -148,7 +161,7 @@ fn same_date(text: &str, token: &str) -> Vec<Range<usize>> {
     let words = words(text);
     let month_at = |j: usize| {
         let w = words[j].1;
-        crate::cues::month_of(w) == Some(month) || w.parse::<u32>().ok() == Some(month)
+        month_of(w) == Some(month) || w.parse::<u32>().ok() == Some(month)
     };
     let day_at = |j: usize| {
         let w = words[j].1;
@@ -230,6 +243,176 @@ fn is_cjk(c: char) -> bool {
     (0x3040..=0x30FF).contains(&u)
         || (0x4E00..=0x9FFF).contains(&u)
         || (0xAC00..=0xD7AF).contains(&u)
+}
+
+/// The month a word names (1-12): full names and their inflected forms or usual
+/// abbreviations in English, German, Spanish, French, Italian, Portuguese, Dutch, Swedish,
+/// Polish, Turkish, Indonesian and Russian, case ignored.
+pub(crate) fn month_of(word: &str) -> Option<u32> {
+    const MONTHS: [&[&str]; 12] = [
+        &[
+            "jan",
+            "january",
+            "januar",
+            "enero",
+            "janvier",
+            "gennaio",
+            "janeiro",
+            "januari",
+            "styczeń",
+            "stycznia",
+            "ocak",
+            "январь",
+            "января",
+        ],
+        &[
+            "feb",
+            "february",
+            "februar",
+            "febrero",
+            "fév",
+            "fev",
+            "février",
+            "fevrier",
+            "febbraio",
+            "fevereiro",
+            "februari",
+            "luty",
+            "lutego",
+            "şubat",
+            "subat",
+            "февраль",
+            "февраля",
+        ],
+        &[
+            "mar",
+            "mär",
+            "march",
+            "märz",
+            "marz",
+            "marzo",
+            "mars",
+            "março",
+            "marco",
+            "maart",
+            "marzec",
+            "marca",
+            "mart",
+            "maret",
+            "март",
+            "марта",
+        ],
+        &[
+            "apr",
+            "april",
+            "abril",
+            "avril",
+            "aprile",
+            "kwiecień",
+            "kwietnia",
+            "nisan",
+            "апрель",
+            "апреля",
+        ],
+        &[
+            "may", "mai", "mayo", "maggio", "maio", "mei", "maj", "maja", "mayıs", "mayis", "май",
+            "мая",
+        ],
+        &[
+            "jun", "june", "juni", "junio", "juin", "giugno", "junho", "czerwiec", "czerwca",
+            "haziran", "июнь", "июня",
+        ],
+        &[
+            "jul", "july", "juli", "julio", "juillet", "luglio", "julho", "lipiec", "lipca",
+            "temmuz", "июль", "июля",
+        ],
+        &[
+            "aug",
+            "august",
+            "agosto",
+            "août",
+            "aout",
+            "augustus",
+            "augusti",
+            "sierpień",
+            "sierpnia",
+            "ağustos",
+            "agustos",
+            "agustus",
+            "август",
+            "августа",
+        ],
+        &[
+            "sep",
+            "sept",
+            "september",
+            "septiembre",
+            "septembre",
+            "settembre",
+            "setembro",
+            "wrzesień",
+            "września",
+            "eylül",
+            "eylul",
+            "сентябрь",
+            "сентября",
+        ],
+        &[
+            "oct",
+            "okt",
+            "october",
+            "oktober",
+            "octubre",
+            "octobre",
+            "ottobre",
+            "outubro",
+            "październik",
+            "października",
+            "ekim",
+            "октябрь",
+            "октября",
+        ],
+        &[
+            "nov",
+            "november",
+            "noviembre",
+            "novembre",
+            "novembro",
+            "listopad",
+            "listopada",
+            "kasım",
+            "kasim",
+            "ноябрь",
+            "ноября",
+        ],
+        &[
+            "dec",
+            "dez",
+            "dic",
+            "december",
+            "dezember",
+            "diciembre",
+            "décembre",
+            "decembre",
+            "dicembre",
+            "dezembro",
+            "desember",
+            "grudzień",
+            "grudnia",
+            "aralık",
+            "aralik",
+            "декабрь",
+            "декабря",
+        ],
+    ];
+    if word.chars().count() < 3 || word.len() > 40 {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    MONTHS
+        .iter()
+        .position(|names| names.contains(&lower.as_str()))
+        .map(|i| i as u32 + 1)
 }
 
 #[cfg(test)]

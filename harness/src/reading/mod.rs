@@ -197,7 +197,7 @@ fn validate(name: &str, text: &str, list: &str, p: &UserPattern) -> Result<()> {
     if let Some(why) = too_broad(pattern, &compiled) {
         return Err(fail(format!("`{}` {why}", clean_line(pattern, 80))));
     }
-    let spoken = scorer::classify::strip_quoted(p.example.get_ref());
+    let spoken = scorer::quotation::strip_quoted(p.example.get_ref());
     if !compiled.is_match(&spoken) {
         return Err(fail(format!(
             "`{}` does not match its own example `{}` (quoted spans are removed before matching, as in answers)",

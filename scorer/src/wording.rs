@@ -1,0 +1,276 @@
+//! Stage 2: the words of absence, hedging and courtesy of every covered language, and which
+//! language an answer is in (covered, partly covered, not covered). Found in text; what they
+//! mean for a verdict is the cue detector's and the classifier's business. Imports only earlier
+//! stages.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("wording pattern compiles"))
+}
+
+/// The answer is in a language the lexicon does not cover, or a partly covered one holding
+/// one of its doubt words: no reading of it may be certain beyond the table's.
+pub(crate) fn doubtful_language(spoken: &str) -> bool {
+    (uncovered_language(spoken) || crate::partial::identified(spoken))
+        && crate::partial::read(spoken) == crate::partial::Reading::Doubtful
+}
+
+/// Absence or negation words of a covered language in `text`.
+pub(crate) fn absence(text: &str) -> bool {
+    absence_regex().is_match(text)
+}
+
+/// A hedge, a candidate list or a retraction in `text`.
+pub(crate) fn hedges(text: &str) -> bool {
+    hedge_regex().is_match(text)
+}
+
+/// `text` without courtesy negations ("no problem"), which refuse nothing.
+pub(crate) fn without_courtesy(text: &str) -> std::borrow::Cow<'_, str> {
+    courtesy_regex().replace_all(text, " ")
+}
+
+/// Wide absence and negation vocabulary of every language the lexicon covers.
+pub(crate) fn absence_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:no|not|none|nothing|nobody|no one|no-one|nowhere|never|neither|nor|absent|missing|lacks?|lacking|silent|unclear|unspecified|undocumented|unrecorded|unknown|undetermined|undefined|unsure|uncertain|unable|undecided|pending|deferred|premise|assumes|assumption|yet|cannot|can['’]?t|couldn['’]?t|don['’]?t|doesn['’]?t|didn['’]?t|isn['’]?t|aren['’]?t|wasn['’]?t|weren['’]?t|won['’]?t|haven['’]?t|hasn['’]?t|n/a|tbd|empty|zero (?:hits|results|matches)|blank)(?-u:\b)",
+            r"|없|않|못|모르|몰라|불명|불분명|불확실|확실하지|어렵|애매|모호|미상|미정|불가|아닙|아니|알 ?수|확인 ?안|확인이 ?안|안 ?됩|안 ?돼|안 ?보|안 ?나|보류|전제",
+            r"|ない|ません|不明|なし|無し|無い|見当たら|わから|分から|未定|未記載|前提|保留|存在し|曖昧|不確か",
+            r"|没有|没|无|不|未|找不到|尚未|前提|模糊",
+            r"|(?i)\b(?:kein|keine|keinen|keiner|keinem|nicht|nichts|nirgends|nirgendwo|ohne|fehlt|fehlen|unklar|unbekannt|offen|leer|nie|niemals|weder|noch nicht|voraus|unsicher|ungewiss)\b",
+            r"|(?i)\b(?:ningún|ninguna|ninguno|nada|nunca|sin|falta|faltan|desconoc\w*|no|ni|tampoco|consta|supone)\b",
+        ),
+    )
+}
+
+/// "No problem", "no worries", "kein Problem", "没问题": negation words that refuse nothing.
+pub(crate) fn courtesy_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)\b(?:no (?:problem|worries)|not a problem|(?:no|(?:do|does|did)(?:n['’]?t| not) have any(?: actual)?|without (?:a |any )?) doubts?|kein problem|no hay problema|sin problema)\b|没问题|문제 ?없",
+    )
+}
+
+/// Hedges, candidate lists and retractions, every covered language.
+pub(crate) fn hedge_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)(?-u:\b)(?:in one place|in another|elsewhere|conflicting|inconsistent|contradict\w*|tentative\w*|provisional\w*|not final|maybe|perhaps|possibly|probably|presumably|might|may be|could be|likely|guess|guessing|assum\w*|suspect|not sure|unsure|uncertain|unverified|unconfirmed|either|or|candidates?|scratch that|correction|actually|wait|retract\w*|i was wrong|rather|instead|placeholder|example|e\.g\.|hypothetical\w*|would be|typically|usually|conventionally|default|hmm|hold on|on second thought|never mind|scratch)(?-u:\b)",
+            r"|아마|추정|것 ?같|듯|확실하지|확실치|정정|아니라|후보|혹은|또는|예시|가정|짐작|보통|일반적|잠깐|아니,|인가요|일까요|인지",
+            r"|たぶん|多分|おそらく|恐らく|かもしれ|と思われ|推測|訂正|候補|または|例えば|仮に|一般的|いや、|待って|でしょうか|ですか",
+            r"|可能|也许|大概|猜|不确定|更正|候选|或者|例如|假设|通常|一般|不对|等等|吗",
+            r"|(?i)\b(?:vielleicht|vermutlich|wahrscheinlich|möglicherweise|eventuell|Korrektur|entweder|oder|Beispiel|üblicherweise|normalerweise|nein|Moment|doch nicht|geraten)\b",
+            r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|corrijo|corrección|o bien|ejemplo|normalmente|por defecto|podría|puede ser|suposición|perdón|espera|mejor dicho)\b",
+            r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
+            // The partly covered languages' hedges and candidate words (never a one-letter
+            // word: Italian `o` is the Portuguese article).
+            r"|(?i)\b(?:je suppose|supposition|ou bien|oppure|presumibilmente|suponho|possivelmente|ou|mogelijk|vermoedelijk|może|chyba|prawdopodobnie|lub|albo|kanske|troligen|förmodligen|eller|mungkin|kemungkinan|atau|tebakan|belki|olabilir|veya|có thể|co the|hoặc|hoac|možná|nebo)\b|наверное|можливо|мабуть|\bили\b|\bабо\b",
+        ),
+    )
+}
+
+/// Letters by script: covered (Latin, Hangul, kana, Han) and not covered (everything else
+/// alphabetic), and, for Latin, function words of covered and uncovered languages.
+pub(crate) fn uncovered_language(spoken: &str) -> bool {
+    let (mut covered, mut other) = (0usize, 0usize);
+    for c in spoken.chars().filter(|c| c.is_alphabetic()) {
+        let u = c as u32;
+        let is_covered = c.is_ascii_alphabetic()
+            || (0x00C0..=0x024F).contains(&u) // Latin-1 and Extended
+            || (0x1E00..=0x1EFF).contains(&u) // Latin Extended Additional
+            || (0xAC00..=0xD7AF).contains(&u) // Hangul syllables
+            || (0x1100..=0x11FF).contains(&u)
+            || (0x3130..=0x318F).contains(&u)
+            || (0x3040..=0x30FF).contains(&u) // kana
+            || (0x4E00..=0x9FFF).contains(&u) // Han
+            || (0x3400..=0x4DBF).contains(&u)
+            || (0xFF00..=0xFFEF).contains(&u);
+        if is_covered {
+            covered += 1;
+        } else {
+            other += 1;
+        }
+    }
+    if other >= 8 && other * 5 >= (covered + other) {
+        return true;
+    }
+    latin_uncovered(spoken)
+}
+
+pub(crate) fn latin_uncovered(spoken: &str) -> bool {
+    // Distinctive function and absence words of Latin-script languages the lexicon does not
+    // cover (French, Italian, Portuguese, Dutch, Polish, Turkish, Indonesian, Vietnamese,
+    // Swedish), against those of the covered ones (English, German, Spanish).
+    const UNCOVERED: &[&str] = &[
+        "le",
+        "les",
+        "des",
+        "est",
+        "dans",
+        "pas",
+        "aucun",
+        "aucune",
+        "trouvé",
+        "n'est",
+        "je",
+        "nous",
+        "cette",
+        "il",
+        "avec",
+        "sur",
+        "rien",
+        "ne",
+        "gli",
+        "della",
+        "nel",
+        "non",
+        "è",
+        "sono",
+        "nessun",
+        "nessuna",
+        "trovato",
+        "questo",
+        "della",
+        "il",
+        "não",
+        "está",
+        "nenhum",
+        "nenhuma",
+        "encontrei",
+        "encontrado",
+        "você",
+        "isso",
+        "het",
+        "een",
+        "niet",
+        "geen",
+        "gevonden",
+        "staat",
+        "nie",
+        "jest",
+        "brak",
+        "żadnych",
+        "nic",
+        "że",
+        "się",
+        "bir",
+        "ve",
+        "yok",
+        "değil",
+        "için",
+        "ile",
+        "bulunamadı",
+        "hiçbir",
+        "tidak",
+        "ada",
+        "yang",
+        "dan",
+        "tersebut",
+        "saya",
+        "không",
+        "có",
+        "là",
+        "của",
+        "trong",
+        "tôi",
+        "được",
+        "khong",
+        "toi",
+        "biet",
+        "thay",
+        "duoc",
+        "nhung",
+        "chac",
+        "trong",
+        "cua",
+        "inte",
+        "är",
+        "och",
+        "ingen",
+        "finns",
+        "jag",
+        "som",
+        "niets",
+        "zegt",
+        "wordt",
+        "nergens",
+        "vastgelegd",
+        "ik",
+        "welke",
+        "weet",
+        "klopt",
+        "maar",
+        "ook",
+        "nog",
+        "er",
+        "wel",
+        "deze",
+        "dit",
+        "gebruikt",
+        "zijn",
+        "heeft",
+        "aucune",
+        "mais",
+        "pour",
+        "nulla",
+        "nessuno",
+        "ainda",
+        "nada",
+        "não",
+        "nunca",
+        "mas",
+    ];
+    const COVERED: &[&str] = &[
+        "the", "is", "and", "of", "to", "it", "not", "no", "that", "this", "for", "was", "i",
+        "found", "der", "die", "das", "ist", "und", "nicht", "kein", "keine", "ich", "im", "zu",
+        "den", "ein", "el", "la", "los", "las", "es", "y", "que", "un", "una", "del", "hay", "en",
+        "de",
+    ];
+    let (mut unc, mut cov) = (0usize, 0usize);
+    for w in spoken
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .take(4000)
+    {
+        let w = w.to_lowercase();
+        if COVERED.contains(&w.as_str()) {
+            cov += 1;
+        } else if UNCOVERED.contains(&w.as_str()) {
+            unc += 1;
+        }
+    }
+    (unc >= 2 && unc > cov) || (unc >= 1 && cov == 0) || foreign_letters(spoken)
+}
+
+/// Latin letters that English, German and Spanish do not use (Turkish `ı ğ ş`, Polish
+/// `ł ą ę ś ż`, Vietnamese tone marks, Portuguese `ã õ`, Nordic `å ø`, French `è ê ç œ`…) in at
+/// least two words, or in most words of a short answer.
+pub(crate) fn foreign_letters(spoken: &str) -> bool {
+    const OWN: &str = "áéíóúñüäöß";
+    let foreign = |c: char| {
+        let u = c as u32;
+        !c.is_ascii()
+            && ((0x00C0..=0x024F).contains(&u) || (0x1E00..=0x1EFF).contains(&u))
+            && !OWN.contains(c.to_lowercase().next().unwrap_or(c))
+    };
+    let (mut words, mut marked) = (0usize, 0usize);
+    for w in spoken
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .take(4000)
+    {
+        words += 1;
+        if w.chars().any(foreign) {
+            marked += 1;
+        }
+    }
+    marked >= 2 || (marked == 1 && words <= 6)
+}
