@@ -1189,6 +1189,8 @@ mod tests {
             include_str!("../corpus/blind_heldout15.jsonl"),
             include_str!("../corpus/blind_heldout16.jsonl"),
             include_str!("../corpus/blind_heldout17.jsonl"),
+        include_str!("../corpus/blind_heldout18.jsonl"),
+        include_str!("../corpus/blind_heldout19.jsonl"),
             include_str!("../corpus/blind_tune16.jsonl"),
             include_str!("../corpus/dev.jsonl"),
             include_str!("../corpus/holdout.jsonl"),
