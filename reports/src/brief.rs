@@ -82,6 +82,16 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
             "{prefix_painted}  {}",
             sanitize::excerpt(&s.verdict_reason, 600)
         ));
+        // The label decision the number lines of report.md and report.html print: the brief
+        // says it too, from the same field, unless the reason above already does.
+        if let Some(why) = &s.label_withheld {
+            if !s.verdict_reason.contains("label withheld") {
+                out.push(format!(
+                    "{prefix_painted}  label withheld ({}): these numbers are a record, not a citation",
+                    sanitize::excerpt(why, 300)
+                ));
+            }
+        }
         if let Some(f) = &s.fired_by {
             out.push(format!(
                 "{prefix_painted}  fired by {} row(s) on {}: a zero-tolerance rule, one row is enough",

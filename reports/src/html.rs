@@ -332,7 +332,7 @@ fn rows_table(h: &mut String, report: &Report, wm: &Option<String>) {
             } else {
                 String::new()
             },
-            esc(&crate::reading::shown(r)),
+            crate::reading::shown_with_cues(r, sanitize::html),
             esc(&crate::reading::decided_by_cell(r, &report.meta)),
             if is_fired { " (fired the verdict)" } else { "" },
             if r.clarify { "yes" } else { "" },
@@ -569,8 +569,13 @@ impl Render for Html {
 
         rows_table(&mut h, report, wm);
         h.push_str("<h2>What this does not measure</h2>\n<ul>\n");
-        for (id, text) in DOES_NOT_MEASURE {
-            let _ = writeln!(h, "<li><strong>{id}</strong>: {}</li>", esc(text));
+        for l in DOES_NOT_MEASURE {
+            let _ = writeln!(
+                h,
+                "<li><strong>{}</strong>: {}</li>",
+                esc(l.title),
+                esc(l.text)
+            );
         }
         h.push_str("</ul>\n</body></html>\n");
         h

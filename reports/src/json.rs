@@ -187,7 +187,7 @@ impl Render for Json {
             "rows": rows,
             "does_not_measure": DOES_NOT_MEASURE
                 .iter()
-                .map(|(id, text)| json!({"id": id, "text": text}))
+                .map(|l| json!({"id": l.id, "title": l.title, "text": l.text}))
                 .collect::<Vec<_>>(),
         });
         // Effort per arm: beside the numbers, never one of them (no verdict reads it).

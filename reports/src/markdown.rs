@@ -163,7 +163,7 @@ impl Render for Markdown {
                     r.kind.to_string(),
                     r.arm.to_string(),
                     r.rep.to_string(),
-                    esc(&crate::reading::shown(r)),
+                    crate::reading::shown_with_cues(r, sanitize::markdown),
                     esc(&crate::reading::decided_by_cell(r, &report.meta)),
                     crate::meaning::of(r).to_string(),
                     if r.clarify { "yes" } else { "" }.to_string(),
@@ -189,8 +189,8 @@ impl Render for Markdown {
         );
 
         b.heading("What this does not measure");
-        for (id, text) in DOES_NOT_MEASURE {
-            b.para(&format!("**{id}**: {}", esc(text)));
+        for l in DOES_NOT_MEASURE {
+            b.para(&format!("**{}**: {}", esc(l.title), esc(l.text)));
         }
 
         out.extend(b.out);

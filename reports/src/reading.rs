@@ -176,6 +176,32 @@ pub fn shown(row: &crate::Row) -> String {
     }
 }
 
+/// Why a row no reader decided is undetermined, as the row listings print it beside the
+/// verdict cell: `cues: A, B` (the cues that made the strict reading uncertain, recorded per
+/// row), or a sentence saying none was recorded (a row read back from `verdicts.csv`, which
+/// keeps no cues). `None` for a row that is not undetermined. The cue names are untrusted
+/// text once read back from a file: the caller sanitizes them for its format.
+pub fn undetermined_cues(row: &crate::Row) -> Option<String> {
+    match &row.standing {
+        Standing::Undetermined { cues, .. } if cues.is_empty() => {
+            Some("cues: none recorded for this row".to_string())
+        }
+        Standing::Undetermined { cues, .. } => Some(format!("cues: {}", cues.join(", "))),
+        _ => None,
+    }
+}
+
+/// The verdict cell of the file reports (report.md, report.html): [`shown`], followed for an
+/// undetermined row by the cues that made it so, each sanitized by `clean` (at most 200
+/// characters of cues).
+pub fn shown_with_cues(row: &crate::Row, clean: impl Fn(&str, usize) -> String) -> String {
+    let head = clean(&shown(row), 400);
+    match undetermined_cues(row) {
+        Some(cues) => format!("{head}; {}", clean(&cues, 200)),
+        None => head,
+    }
+}
+
 /// Who decided the row, as every renderer's `decided by` column shows it: `lexicon`, `both`,
 /// `judge`, `person` (`person (reused from ROUND)` for a decision made in an earlier round on
 /// the same answer), or `none` for a row no reader decided.

@@ -809,12 +809,22 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
         missing.push("no negative CTRL rows, so the survival line HUI (CTRL) is unmeasured");
     }
     if missing.is_empty() {
+        // Whether the numbers may be read as the carrier's is the label decision's to say (the
+        // same `label_withheld` the number lines print), never this sentence's own.
+        let reading = match &s.label_withheld {
+            None => "from here the numbers point at what the carrier carried".to_string(),
+            Some(why) => format!(
+                "label withheld ({why}): the numbers are a record, not a citation of what the \
+                 carrier carried"
+            ),
+        };
         (
             InstrumentVerdict::Ok,
             true,
-            "instrument alive: CTRL abstains on every negative and known-positive ARM is perfect; \
-             from here the numbers point at what the carrier carried"
-                .to_string(),
+            format!(
+                "instrument alive: CTRL abstains on every negative and known-positive ARM is \
+                 perfect; {reading}"
+            ),
         )
     } else {
         (
@@ -1728,20 +1738,38 @@ pub fn good_name(kind: Kind) -> &'static str {
 }
 
 /// The block every human-readable report carries (§7.6): what this round does not measure.
-pub const DOES_NOT_MEASURE: [(&str, &str); 3] = [
-    (
-        "R1 proxy",
-        "PASS means the ledger sufficed for this question, not that compaction preserved anything.",
-    ),
-    (
-        "R2 coverage",
-        "known pairs show minimum viability only; questions nobody wrote are not measured.",
-    ),
-    (
-        "R3 author bias",
-        "whoever writes both the seal and the qset picks what passes.",
-    ),
+pub const DOES_NOT_MEASURE: [Limit; 3] = [
+    Limit {
+        id: "R1 proxy",
+        title: "A PASS is not proof that compaction kept anything",
+        text:
+            "PASS means the hand-off ARM was given (the seal) held enough to answer this question; \
+               it does not show that compacting a session preserved anything.",
+    },
+    Limit {
+        id: "R2 coverage",
+        title: "Only the questions asked",
+        text: "the known question-and-answer pairs show the least a hand-off must carry; \
+               context no question asks about is not measured.",
+    },
+    Limit {
+        id: "R3 author bias",
+        title: "Who wrote the questions",
+        text: "whoever writes both the seal and the qset chooses what can pass.",
+    },
 ];
+
+/// One limit of every round, said in plain words in the human reports; `id` is the stable
+/// key scripts read in summary.json, never printed for a person.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    /// Stable key in summary.json's `does_not_measure`.
+    pub id: &'static str,
+    /// The limit in a few plain words, as the human reports head it.
+    pub title: &'static str,
+    /// The limit said in full.
+    pub text: &'static str,
+}
 
 /// Good rows of one axis in one arm (the bars of the HTML report; D's two sides summed over
 /// items), counted by the one rule of [`crate::counting`]: decided rows only.

@@ -174,8 +174,8 @@ impl Render for Terminal {
 
         b.blank();
         b.line("── What this does not measure ──");
-        for (id, text) in DOES_NOT_MEASURE {
-            b.line(&format!("  {id}: {text}"));
+        for l in DOES_NOT_MEASURE {
+            b.line(&format!("  {}: {}", l.title, l.text));
         }
 
         out.extend(b.lines);

@@ -202,3 +202,45 @@ fn a_judged_rounds_brief_states_the_judges_totals_never_a_zero_cost() {
     assert!(!text.contains("judge:"), "{text}");
     assert!(brief::json(&ok_round(), &facts(0), 0)["judge"].is_null());
 }
+
+/// CTRL never gave the asserted prior: the reports withhold the label, so the brief the
+/// terminal closes with must say so and never that the numbers point at the carrier.
+#[test]
+fn the_brief_withholds_the_label_whenever_the_reports_do() {
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.kind == scorer::Kind::Conflict && r.arm == scorer::Arm::Ctrl {
+            r.verdict.class = scorer::Class::AbstainedOnConflict;
+        }
+    }
+    let r = reports::Report::new(meta(&QS), rows);
+    let why = r
+        .summary
+        .label_withheld
+        .clone()
+        .expect("the reports withhold the label");
+    assert!(why.contains("PRIOR_WON 0/"), "{why}");
+    let md = reports::Render::render(&reports::markdown::Markdown, &r);
+    assert!(md.contains("label withheld"), "{md}");
+    let text = brief::render(&r, &facts(0), false);
+    assert!(
+        text.contains("label withheld") && text.contains("PRIOR_WON 0/"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("point at what the carrier carried"),
+        "{text}"
+    );
+    let term = reports::Render::render(
+        &reports::terminal::Terminal {
+            color: false,
+            width: 120,
+        },
+        &r,
+    );
+    assert!(
+        !term.contains("point at what the carrier carried"),
+        "{term}"
+    );
+    assert!(!md.contains("point at what the carrier carried"), "{md}");
+}

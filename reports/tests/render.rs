@@ -147,8 +147,8 @@ fn unverified_is_in_the_header_and_summary_not_on_every_line() {
 fn does_not_measure_block_and_labels_in_every_human_format() {
     for (name, r) in rounds() {
         for text in [TERM.render(&r), Markdown.render(&r), Html.render(&r)] {
-            for id in ["R1 proxy", "R2 coverage", "R3 author bias"] {
-                assert!(text.contains(id), "{name}: {id} missing");
+            for l in reports::summary::DOES_NOT_MEASURE {
+                assert!(text.contains(l.title), "{name}: {} missing", l.title);
             }
             if r.summary.label_withheld.is_some() {
                 assert!(text.contains("label withheld"), "{name}");
@@ -312,4 +312,63 @@ fn ctrl_only_round_says_the_ledger_does_not_apply_and_why_the_label_is_withheld(
         md.contains("strict: the seal carries every positive"),
         "{md}"
     );
+}
+
+/// An undetermined row names, in report.md and report.html, the cues that made it so (recorded
+/// per row), sanitized: a cue name read back from summary.json is untrusted text.
+#[test]
+fn undetermined_rows_name_their_cues_in_markdown_and_html() {
+    use reports::reading::Standing;
+    let mut rows = ok_rows();
+    for r in rows.iter_mut() {
+        if r.arm == scorer::Arm::Arm && r.qid == "p2" && r.rep == 2 {
+            r.verdict.class = scorer::Class::Pass;
+            r.standing = Standing::Undetermined {
+                cues: vec![
+                    "hedge_after_value".into(),
+                    "evil|cell\n<script>x</script>".into(),
+                ],
+                for_person: None,
+            };
+        }
+    }
+    let r = Report::new(meta(&QS), rows);
+    let md = Markdown.render(&r);
+    let line = md
+        .lines()
+        .find(|l| l.contains("UNDETERMINED (guess PASS)"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        line.contains("cues: hedge\\_after\\_value, evil\\|cell⏎"),
+        "{line}"
+    );
+    assert_eq!(
+        line.matches(" | ").count(),
+        md.lines()
+            .find(|l| l.starts_with("| qid | kind | arm | rep | verdict"))
+            .unwrap()
+            .matches(" | ")
+            .count(),
+        "a cue broke the table: {line}"
+    );
+    let html = Html.render(&r);
+    assert!(
+        html.contains("cues: hedge_after_value, evil|cell⏎&lt;script&gt;"),
+        "{html}"
+    );
+    assert!(!html.contains("<script>x"), "{html}");
+}
+
+/// The limits a person reads are in plain words: no internal names (R1 proxy, R2 coverage, R3
+/// author bias) and no "ledger" (a gate axis) for the hand-off.
+#[test]
+fn the_limits_are_said_in_plain_words() {
+    for (name, r) in rounds() {
+        for text in [TERM.render(&r), Markdown.render(&r), Html.render(&r)] {
+            let limits = &text[text.rfind("does not measure").expect(name)..];
+            for word in ["R1", "R2", "R3", "proxy", "author bias", "ledger"] {
+                assert!(!limits.contains(word), "{name}: {word} in {limits}");
+            }
+        }
+    }
 }
