@@ -123,13 +123,14 @@ pub struct ItemComparison {
     pub qid: String,
     /// Its kind.
     pub kind: Kind,
-    /// A's decided ARM rows of the item: the axis's rate (DELIVERY good, HUI not-good,
-    /// CARRIER-READ good).
+    /// A's decided ARM rows of the item that are good for its kind (a positive's PASS, a
+    /// negative's PASS (it abstained), a conflict's CONFLICT_FOLLOWED), of its decided ARM
+    /// rows: every kind reads the same way, higher is better.
     pub a: Proportion,
     /// B's.
     pub b: Proportion,
-    /// `rate B − rate A`, in the direction of "good" (HUI's rate reversed: a drop in HUI is
-    /// an improvement); `None` when a side has no decided ARM rows for the item.
+    /// `good rate B − good rate A` (a drop in HUI is a rise here); `None` when a side has no
+    /// decided ARM rows for the item.
     pub diff: Option<f64>,
     /// The majority flip, when there is one.
     pub flip: Option<Flip>,
@@ -322,11 +323,11 @@ pub fn compare(
     for q in &ra.meta.questions {
         let kind = q.kind;
         let of = |r: &Row| r.arm == Arm::Arm && r.qid == q.qid;
-        let count = |rows: &[Row]| counting::proportion(rows, of, hit(kind));
+        // Every kind's rows count the good outcome of that kind (a negative's is an
+        // abstention, not HUI's fabrication), so every per-item line reads the same way.
+        let count = |rows: &[Row]| counting::proportion(rows, of, is_good);
         let (pa, pb) = (count(&ra.rows), count(&rb.rows));
-        let (_, good_is_hit) = axis(kind);
-        let towards_good = |p: &Proportion| p.p().map(|x| if good_is_hit { x } else { 1.0 - x });
-        let diff = match (towards_good(&pa), towards_good(&pb)) {
+        let diff = match (pa.p(), pb.p()) {
             (Some(x), Some(y)) => Some(y - x),
             _ => None,
         };
@@ -335,7 +336,7 @@ pub fn compare(
             std::cmp::Ordering::Less => Some(false),
             std::cmp::Ordering::Equal => None,
         };
-        let good = |p: &Proportion| majority(p).map(|m| m == good_is_hit);
+        let good = |p: &Proportion| majority(p);
         let flip = match (pa.n > 0 && pb.n > 0, good(&pa), good(&pb)) {
             (true, Some(true), Some(false)) => Some(Flip::GoodToBad),
             (true, Some(false), Some(true)) => Some(Flip::BadToGood),
@@ -575,9 +576,12 @@ impl AxisComparison {
 }
 
 impl ItemComparison {
-    /// `A 3/3 → B 0/3`.
+    /// `good A 3/3 → B 0/3`.
     fn counts(&self) -> String {
-        format!("A {}/{} → B {}/{}", self.a.k, self.a.n, self.b.k, self.b.n)
+        format!(
+            "good A {}/{} → B {}/{}",
+            self.a.k, self.a.n, self.b.k, self.b.n
+        )
     }
 
     /// `+1.000` or `UNMEASURED`.
@@ -632,8 +636,11 @@ const METHOD: &str = "rates count decided rows only, 95% interval over items; B�
                       exactly when p < 0.05; the mean is descriptive; per line, unadjusted";
 
 /// What the per-item lines are.
-const ITEM_NOTE: &str = "ARM rows decided by a reader; B−A towards good; no per-item test: \
-                         an item's reps are not independent items";
+const ITEM_NOTE: &str = "ARM rows decided by a reader; A and B count the rows good for the \
+                         item's kind (positive PASS, negative PASS = abstained, conflict \
+                         CONFLICT_FOLLOWED), so every line reads the same way: higher is better \
+                         and B−A > 0 is towards good; no per-item test: an item's reps are not \
+                         independent items";
 
 fn flip_name(f: Flip) -> &'static str {
     match f {
@@ -768,7 +775,7 @@ pub fn markdown(c: &Comparison) -> String {
     }
     let _ = write!(
         s,
-        "\n## Per item\n\n{ITEM_NOTE}.\n\n| qid | kind | A | B | B−A | flip | undecided |\n|---|---|---|---|---|---|---|\n"
+        "\n## Per item\n\n{ITEM_NOTE}.\n\n| qid | kind | A good | B good | B−A (towards good) | flip | undecided |\n|---|---|---|---|---|---|---|\n"
     );
     for i in &c.items {
         let _ = writeln!(
@@ -936,7 +943,7 @@ pub fn html(c: &Comparison) -> String {
     }
     let _ = writeln!(
         h,
-        "</table>\n<h2>Per item</h2>\n<p>{}.</p>\n<table class=\"items\"><tr><th>qid</th><th>kind</th><th>A</th><th>B</th><th>B−A</th><th>undecided</th><th>flip and answers</th></tr>",
+        "</table>\n<h2>Per item</h2>\n<p>{}.</p>\n<table class=\"items\"><tr><th>qid</th><th>kind</th><th>A good</th><th>B good</th><th>B−A (towards good)</th><th>undecided</th><th>flip and answers</th></tr>",
         e(ITEM_NOTE)
     );
     for i in &c.items {

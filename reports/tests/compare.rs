@@ -287,3 +287,26 @@ fn the_bottom_line_names_the_items_and_the_limit() {
         .iter()
         .any(|n| n.contains("DELIVERY (ARM): 5 items paired")));
 }
+
+/// Every per-item line reads the same way: A and B count the rows good for the item's kind.
+/// In the healthy round ARM abstains on every negative and carries every positive, so both
+/// read full (2/2), never a negative at 0/2 beside a positive at 2/2.
+#[test]
+fn per_item_lines_count_the_good_outcome_of_every_kind() {
+    let c = compare::compare(&id("A", "1"), &ok_round(), &id("B", "2"), &thinner()).unwrap();
+    for i in &c.items {
+        if i.qid == "n1" || i.qid == "p2" {
+            assert_eq!((i.a.k, i.a.n, i.b.k, i.b.n), (2, 2, 2, 2), "{}", i.qid);
+        }
+    }
+    let md = compare::markdown(&c);
+    assert!(
+        md.contains("| A good | B good | B−A (towards good) |"),
+        "{md}"
+    );
+    let n1 = md.lines().find(|l| l.starts_with("| n1 |")).unwrap();
+    assert!(n1.contains("| 2/2 | 2/2 |"), "{n1}");
+    let t = compare::text(&c);
+    let n1 = t.lines().find(|l| l.starts_with("n1 ")).unwrap();
+    assert!(n1.contains("good A 2/2 → B 2/2"), "{n1}");
+}
