@@ -558,8 +558,13 @@ impl AxisComparison {
         match &self.sign {
             None => "UNMEASURED (no item measured in both rounds)".into(),
             Some(s) => format!(
-                "up {} · down {} · unchanged {} · p={:.4} (smallest reachable with {} items {:.4})",
-                s.up, s.down, s.unchanged, s.p, s.items, s.min_p
+                "up {} · down {} · unchanged {} · p={:.4} (smallest reachable with {} {:.4})",
+                s.up,
+                s.down,
+                s.unchanged,
+                s.p,
+                crate::counting::n_of(s.items, "item", "items"),
+                s.min_p
             ),
         }
     }

@@ -26,6 +26,12 @@ pub fn proportion(
     Proportion::count(rows.iter(), |r| counts(r) && of(r), hit)
 }
 
+/// `n` and the noun, singular for exactly one: `1 item`, `3 items`.
+pub fn n_of(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The rows matching `of` that are left out of the count: no reader decided them.
 pub fn left_out(rows: &[Row], of: impl Fn(&Row) -> bool) -> Vec<&Row> {
     rows.iter().filter(|r| !counts(r) && of(r)).collect()

@@ -277,9 +277,9 @@ fn rows_table(h: &mut String, report: &Report, wm: &Option<String>) {
     let groups = collapse(&report.rows);
     let _ = writeln!(
         h,
-        "<h2>Rows</h2>\n<p>{} rows as {} lines (identical reps of one question and arm shown once). {}</p>",
-        report.rows.len(),
-        groups.len(),
+        "<h2>Rows</h2>\n<p>{} as {} (identical reps of one question and arm shown once). {}</p>",
+        crate::counting::n_of(report.rows.len() as u64, "row", "rows"),
+        crate::counting::n_of(groups.len() as u64, "line", "lines"),
         esc(crate::meaning::LEGEND)
     );
     h.push_str("<div class=\"filters\">show:");

@@ -78,8 +78,9 @@ pub fn line(stats: &[PhaseStat]) -> String {
         })
         .collect();
     format!(
-        "{} (median / max over {most} dispatches)",
-        parts.join(" · ")
+        "{} (median / max over {})",
+        parts.join(" · "),
+        crate::counting::n_of(most as u64, "dispatch", "dispatches")
     )
 }
 

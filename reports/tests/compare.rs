@@ -310,3 +310,25 @@ fn per_item_lines_count_the_good_outcome_of_every_kind() {
     let n1 = t.lines().find(|l| l.starts_with("n1 ")).unwrap();
     assert!(n1.contains("good A 2/2 → B 2/2"), "{n1}");
 }
+
+/// One item or one row is said in the singular: never "1 items", "1 rows", "1 lines".
+#[test]
+fn one_item_is_singular() {
+    use scorer::Kind;
+    let only = |r: Report| {
+        let rows = r.rows.into_iter().filter(|x| x.qid == "p1").collect();
+        Report::new(meta(&[("p1", Kind::Positive)]), rows)
+    };
+    let c = compare::compare(&id("A", "1"), &only(ok_round()), &id("B", "2"), &only(thinner()))
+        .unwrap();
+    let one_row = Report::new(
+        meta(&[("p1", Kind::Positive)]),
+        ok_rows().into_iter().filter(|x| x.qid == "p1").take(1).collect(),
+    );
+    let html = reports::Render::render(&reports::html::Html, &one_row);
+    for text in [compare::text(&c), compare::markdown(&c), compare::html(&c), html] {
+        for bad in ["1 items", "1 rows", "1 lines", "1 dispatches"] {
+            assert!(!text.contains(&format!(" {bad}")), "{bad} in {text}");
+        }
+    }
+}
