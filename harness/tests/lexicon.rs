@@ -406,3 +406,36 @@ fn suggest_never_offers_a_fabrication_as_an_unknown_refusal() {
     let in_words = section("an assertion made of words");
     assert!(in_words.contains("n3 CTRL r1"), "{text}");
 }
+
+/// The negative-PASS misread figure is over the rows of its kind (negatives a person read
+/// PASS), never over every row of the corpus.
+#[test]
+fn eval_counts_the_negative_pass_misread_over_negative_pass_rows_only() {
+    let env = common::TestEnv::new();
+    let corpus = env.tmp().join("c.jsonl");
+    std::fs::write(
+        &corpus,
+        concat!(
+            r#"{"id":"n","kind":"negative","token":"Zeppelin9","answer":"I don't know.","class":"PASS","refuses":true,"lang":"en"}"#, "\n",
+            r#"{"id":"p1","kind":"positive","token":"Zeppelin9","answer":"It is Zeppelin9.","class":"PASS","refuses":false,"lang":"en"}"#, "\n",
+            r#"{"id":"p2","kind":"positive","token":"Zeppelin9","answer":"It is Zeppelin9, set in the config.","class":"PASS","refuses":false,"lang":"en"}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let text = String::from_utf8(
+        env.harness()
+            .args(["lexicon", "eval"])
+            .arg(&corpus)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    assert!(
+        text.contains("negative PASS read FAIL/HALLUCINATED with certainty  0.000 (0/1)"),
+        "{text}"
+    );
+    assert!(!text.contains("(0/3)"), "{text}");
+}

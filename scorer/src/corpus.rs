@@ -189,7 +189,8 @@ pub struct Figures {
     pub decided_by_kind: BTreeMap<String, (Ratio, Ratio)>,
     /// Per language: (decided-row agreement, coverage).
     pub decided_by_lang: BTreeMap<String, (Ratio, Ratio)>,
-    /// Rows where a human PASS on a negative is read FAIL or HALLUCINATED with certainty.
+    /// Negatives a person read PASS that the lexicon reads FAIL or HALLUCINATED with certainty,
+    /// of the negatives a person read PASS.
     pub certain_negative_pass_misread: Ratio,
     /// Which cues fired, how often.
     pub cue_counts: BTreeMap<&'static str, usize>,
@@ -219,10 +220,13 @@ pub fn figures(scored: &[Scored]) -> Figures {
         *f.confusion.entry((s.row.class, s.class)).or_default() += 1;
         let decided = s.decided();
         bump(&mut f.coverage, decided);
-        bump(
-            &mut f.certain_negative_pass_misread,
-            s.certain_negative_pass_misread(),
-        );
+        // A direction figure is over the rows of its kind: the negatives a person read PASS.
+        if s.row.kind == Kind::Negative && s.row.class == Class::Pass {
+            bump(
+                &mut f.certain_negative_pass_misread,
+                s.certain_negative_pass_misread(),
+            );
+        }
         let k = f.decided_by_kind.entry(s.row.kind.to_string()).or_default();
         bump(&mut k.1, decided);
         if decided {

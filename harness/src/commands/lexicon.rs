@@ -101,7 +101,11 @@ fn replace_ci(haystack: &str, needle: &str, with: &str) -> String {
 }
 
 fn figures_text(out: &mut String, title: &str, f: &Figures) {
-    let _ = writeln!(out, "── {title}: {} rows", f.rows);
+    let _ = writeln!(
+        out,
+        "── {title}: {}",
+        reports::counting::n_of(f.rows as u64, "row", "rows")
+    );
     let _ = writeln!(out, "  class agreement     {}", pct(f.agreement));
     let _ = writeln!(out, "  refusal precision   {}", pct(f.precision));
     let _ = writeln!(out, "  refusal recall      {}", pct(f.recall));
@@ -123,7 +127,7 @@ fn figures_text(out: &mut String, title: &str, f: &Figures) {
     );
     let _ = writeln!(
         out,
-        "  negative PASS read FAIL/HALLUCINATED with certainty  {}",
+        "  negative PASS read FAIL/HALLUCINATED with certainty  {}  (of the negatives a person read PASS)",
         pct(f.certain_negative_pass_misread)
     );
     for (k, (p, c)) in &f.decided_by_kind {
@@ -482,7 +486,7 @@ pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
     }
     let shown = clean_line(&out.display().to_string(), 200);
     if groups.is_empty() {
-        println!("{} rows scored; none looks misread (no negative FAIL, conflict UNCLASSIFIED or positive REFUSED_WITH_TOKEN).", rows.len());
+        println!("{} scored; none looks misread (no negative FAIL, conflict UNCLASSIFIED or positive REFUSED_WITH_TOKEN).", reports::counting::n_of(rows.len() as u64, "row", "rows"));
         return Ok(Exit::Ok);
     }
     let mut sorted: Vec<_> = groups.into_iter().collect();
@@ -494,7 +498,7 @@ pub fn suggest(out: &Path, lexicon: Option<&Path>) -> Result<Exit> {
             .then(a.0 .1.cmp(&b.0 .1))
     });
     let mut text = String::new();
-    let _ = writeln!(text, "{} rows scored with lexicon {}; answers a person would likely read differently (tokens shown as ‹Nch›):", rows.len(), crate::reading::active().version());
+    let _ = writeln!(text, "{} scored with lexicon {}; answers a person would likely read differently (tokens shown as ‹Nch›):", reports::counting::n_of(rows.len() as u64, "row", "rows"), crate::reading::active().version());
     let mut last_why = None;
     for ((why, sentence), ids) in &sorted {
         if Some(*why) != last_why {
