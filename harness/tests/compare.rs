@@ -49,7 +49,7 @@ fn compare_reports_flips_and_noise_floor_on_demo_rounds() {
     );
     let q01 = s
         .lines()
-        .find(|l| l.starts_with("q01 positive A 3/3 → B 0/3  -1.000"))
+        .find(|l| l.starts_with("q01 positive good A 3/3 → B 0/3  -1.000"))
         .unwrap_or_else(|| panic!("no q01 line: {s}"));
     assert!(q01.ends_with("FLIPPED good→bad"), "{q01}");
     // Five positive items: the limit is said, not a p that cannot be reached.
@@ -416,7 +416,7 @@ fn a_folder_of_rounds_is_pooled_by_item_and_a_mixed_folder_is_refused() {
     assert!(s.contains("rounds pooled: A 2 → B 1"), "{s}");
     assert!(
         s.lines()
-            .any(|l| l.starts_with("q01 positive A 2/2 → B 0/1")),
+            .any(|l| l.starts_with("q01 positive good A 2/2 → B 0/1")),
         "{s}"
     );
     let j = run_in(dir, &["compare", "A", "b", "--format", "json"]);
