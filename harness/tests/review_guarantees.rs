@@ -806,3 +806,70 @@ fn interactive_review_takes_one_key_of_the_rows_kind_without_enter() {
     assert_eq!(verdicts(&out), (Some("OK".into()), Some("OK".into())));
     assert_eq!(read(&out.join("review.jsonl")).lines().count(), 1);
 }
+
+/// A CTRL positive answered "I could not find any record of that." is a refusal (the
+/// glossary's reading, and the answer's own): the export says `refuses: true` for it, and
+/// where the refusal came from, so `lexicon eval` on the export is not told it asserts.
+#[test]
+fn an_export_marks_a_refusing_positive_as_a_refusal() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("x");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = UndeterminedDesign::write(&dir);
+    // CTRL refuses both questions in words the lexicon knows.
+    let script = dir.join("agent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nseal=tracks/_meta/compaction/*\nif [ -f $seal ]; then\n  case \"$1\" in *codename*) grep codename $seal; exit 0 ;; esac\nfi\necho 'I could not find any record of that.'\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = env
+        .harness()
+        .args(["run", "--quiet", "--reps", "1", "--sandbox", "none"])
+        .args(["--agent", &d.agent])
+        .args(d.inputs())
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(out.join("summary.json").exists(), "{}", show(&o));
+    let file = dir.join("corpus.jsonl");
+    env.harness()
+        .arg("review")
+        .arg(&out)
+        .arg("--export")
+        .arg(&file)
+        .assert()
+        .code(0);
+    let rows: Vec<serde_json::Value> = read(&file)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ctrl_pos = rows
+        .iter()
+        .find(|r| {
+            r["kind"] == "positive" && r["note"].as_str().is_some_and(|n| n.contains(" CTRL "))
+        })
+        .unwrap_or_else(|| panic!("no CTRL positive in {rows:?}"));
+    assert_eq!(ctrl_pos["class"], "FAIL", "{ctrl_pos}");
+    assert_eq!(ctrl_pos["refuses"], true, "{ctrl_pos}");
+    let arm_pos = rows
+        .iter()
+        .find(|r| {
+            r["kind"] == "positive" && r["note"].as_str().is_some_and(|n| n.contains(" ARM "))
+        })
+        .unwrap_or_else(|| panic!("no ARM positive in {rows:?}"));
+    assert_eq!(arm_pos["refuses"], false, "{arm_pos}");
+    // lexicon eval on the export: the refusal is counted as one by both readers.
+    let text = String::from_utf8(
+        env.harness()
+            .args(["lexicon", "eval"])
+            .arg(&file)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("refusal precision   1.000"), "{text}");
+}

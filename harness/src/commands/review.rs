@@ -246,6 +246,39 @@ fn corpus_row<'a>(
         .map(|p| (p, class)))
 }
 
+/// The corpus row's `refuses` for a decided row, and where it came from (said in the row's
+/// note). A class that is a refusal (a negative PASS, REFUSED_WITH_TOKEN,
+/// ABSTAINED_ON_CONFLICT) says yes; a class that gives a value (a positive PASS, HALLUCINATED,
+/// CONFLICT_FOLLOWED, PRIOR_WON) says no; a class that says only that the value was not given
+/// (FAIL, UNCLASSIFIED, VOID) does not say whether the answer refused, so the answer's own
+/// reading (`reads_refusal`: the lexicon found a refusal in it) does. A CTRL positive "I could
+/// not find any record of that" read FAIL is a refusal, never written `refuses: false`.
+fn export_refuses(
+    kind: scorer::Kind,
+    class: Class,
+    reads_refusal: impl FnOnce() -> bool,
+) -> (bool, &'static str) {
+    match (kind, class) {
+        (scorer::Kind::Negative, Class::Pass)
+        | (_, Class::RefusedWithToken)
+        | (_, Class::AbstainedOnConflict) => (true, "from the class"),
+        (_, Class::Fail | Class::Unclassified | Class::Void) => {
+            if reads_refusal() {
+                (
+                    true,
+                    "from the answer's reading (the lexicon reads a refusal)",
+                )
+            } else {
+                (
+                    false,
+                    "from the answer's reading (the lexicon reads no refusal)",
+                )
+            }
+        }
+        _ => (false, "from the class (it gives a value)"),
+    }
+}
+
 /// A corpus row's id as `--export` writes it: `<label>_r<rep>:<qid>:<answer sha256>` (the
 /// corpus format has no other field for them, and `lexicon eval` refuses unknown fields).
 fn export_id(label: &str, rep: u32, qid: &str, sha: &str) -> String {
@@ -646,18 +679,24 @@ fn export(out: &Path, file: &Path) -> Result<Exit> {
         let Some(q) = qset.questions.iter().find(|q| q.qid == r.qid) else {
             continue;
         };
-        let refuses = matches!(
-            (r.kind, r.verdict.class),
-            (scorer::Kind::Negative, Class::Pass)
-                | (_, Class::RefusedWithToken)
-                | (_, Class::AbstainedOnConflict)
-        );
         let by = r.standing.decided_by().map_or("", |b| b.as_str());
         let stem = format!("{}_r{}", r.label, r.rep);
         let Ok(bytes) = std::fs::read(crate::round::record::dispatch_file(out, &stem, "txt"))
         else {
             continue;
         };
+        let (refuses, refuses_from) = export_refuses(r.kind, r.verdict.class, || {
+            let reading = crate::reading::active();
+            scorer::evaluate_as(
+                &reading.lexicon,
+                reading.token_match,
+                &bytes,
+                q.kind,
+                &q.token,
+                q.general.as_deref(),
+            )
+            .has_ref
+        });
         let sha = review::sha256_hex(&bytes);
         let row = serde_json::json!({
             "id": export_id(&r.label, r.rep, &r.qid, &sha),
@@ -669,7 +708,7 @@ fn export(out: &Path, file: &Path) -> Result<Exit> {
             "refuses": refuses,
             "lang": "und",
             "note": format!(
-                "{} {} r{}; decided by {by}; qset sha256 {}",
+                "{} {} r{}; decided by {by}; refuses {refuses_from}; qset sha256 {}",
                 r.qid,
                 r.arm,
                 r.rep,
