@@ -763,6 +763,15 @@ fn interactive_review_takes_one_key_of_the_rows_kind_without_enter() {
     tmux(&["send-keys", &line, "Enter"]);
     wait_for("keys: p PASS · h HALLUCINATED · w REFUSED_WITH_TOKEN · f FAIL · s skip");
     assert!(!pane().contains("c CONFLICT_FOLLOWED"), "{}", pane());
+    // The row names the round folder it belongs to, on its own line under the row's header.
+    let shown_out = out.display().to_string();
+    assert!(
+        pane()
+            .lines()
+            .any(|l| l.starts_with("round:") && l.trim_end().ends_with(shown_out.as_str())),
+        "{}",
+        pane()
+    );
     // A conflict class on a negative: refused, nothing written; no Enter is sent after it.
     tmux(&["send-keys", "-l", "c"]);
     wait_for("'c' is not a key of a negative row");
