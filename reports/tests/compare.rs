@@ -319,14 +319,28 @@ fn one_item_is_singular() {
         let rows = r.rows.into_iter().filter(|x| x.qid == "p1").collect();
         Report::new(meta(&[("p1", Kind::Positive)]), rows)
     };
-    let c = compare::compare(&id("A", "1"), &only(ok_round()), &id("B", "2"), &only(thinner()))
-        .unwrap();
+    let c = compare::compare(
+        &id("A", "1"),
+        &only(ok_round()),
+        &id("B", "2"),
+        &only(thinner()),
+    )
+    .unwrap();
     let one_row = Report::new(
         meta(&[("p1", Kind::Positive)]),
-        ok_rows().into_iter().filter(|x| x.qid == "p1").take(1).collect(),
+        ok_rows()
+            .into_iter()
+            .filter(|x| x.qid == "p1")
+            .take(1)
+            .collect(),
     );
     let html = reports::Render::render(&reports::html::Html, &one_row);
-    for text in [compare::text(&c), compare::markdown(&c), compare::html(&c), html] {
+    for text in [
+        compare::text(&c),
+        compare::markdown(&c),
+        compare::html(&c),
+        html,
+    ] {
         for bad in ["1 items", "1 rows", "1 lines", "1 dispatches"] {
             assert!(!text.contains(&format!(" {bad}")), "{bad} in {text}");
         }

@@ -537,7 +537,11 @@ fn interactive(
         )?;
         // Which round folder the row belongs to: a person reviewing several rounds of one
         // design sees the same qids and labels in each.
-        writeln!(o, "round:    {}", clean_line(&out.display().to_string(), 200))?;
+        writeln!(
+            o,
+            "round:    {}",
+            clean_line(&out.display().to_string(), 200)
+        )?;
         if let Some(q) = q {
             writeln!(o, "question: {}", clean_line(&q.question, 300))?;
             writeln!(o, "token:    {}", clean_line(&q.token, 120))?;
