@@ -208,3 +208,62 @@ fn every_readme_and_guide_command_runs_as_written() {
         "{done}"
     );
 }
+
+/// The rate lines (DELIVERY, HUI, LUCKY, MR) that `text` blocks of `page` quote, trimmed.
+fn quoted_rate_lines(page: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_text = false;
+    for line in page.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_text = !in_text && t == "```text";
+            continue;
+        }
+        if in_text
+            && ["DELIVERY (", "HUI (", "LUCKY (", "MR ("]
+                .iter()
+                .any(|label| t.starts_with(label))
+        {
+            out.push(t.to_string());
+        }
+    }
+    out
+}
+
+/// The README and docs/reports.md quote the demo round's closing summary: each rate line they
+/// quote is, verbatim, a line the demo prints today, so a change of the numbers (or of the
+/// interval method) cannot leave the quotes stale.
+#[test]
+fn the_quoted_demo_rate_lines_are_what_the_demo_prints() {
+    let env = TestEnv::new();
+    let out_dir = env.tmp().join("demo");
+    let out = env
+        .harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out_dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{printed}");
+    let printed_lines: Vec<&str> = printed.lines().map(str::trim).collect();
+    for page in ["README.md", "docs/reports.md"] {
+        let text = std::fs::read_to_string(workspace_root().join(page)).unwrap();
+        let quoted = quoted_rate_lines(&text);
+        assert!(
+            quoted.len() >= 5,
+            "{page} quotes only {} rate lines: {quoted:?}",
+            quoted.len()
+        );
+        for q in &quoted {
+            assert!(
+                printed_lines.contains(&q.as_str()),
+                "{page} quotes `{q}`, which the demo round does not print:\n{printed}"
+            );
+        }
+    }
+}

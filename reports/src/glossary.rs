@@ -130,7 +130,7 @@ pub const TERMS: &[Term] = &[
         name: "items",
         aliases: &["rows", "reps", "rows, items", "interval"],
         group: Group::Number,
-        means: "A line like `15/15 rows, 5 items (1.000, [0.566, 1.000])` counts rows (one per answer: question x arm x rep) and items (questions); its 95% interval is over items, because reps of one question are not independent trials.",
+        means: "A line like `15/15 rows, 5 items (1.000, [0.393, 1.000])` counts rows (one per answer: question x arm x rep) and items (questions); its 95% interval is over items, because reps of one question are not independent trials.",
         expect: "More reps narrow the interval only where an item's reps disagree; more items always do.",
     },
     Term {
