@@ -71,12 +71,13 @@ pub enum Command {
     /// Render an existing round.
     Report(ReportArgs),
     /// Did round B's hand-off carry more than round A's? Two finished rounds on the same sealed
-    /// qset and base (or two folders of rounds, pooled per item), paired by item: per axis and
-    /// per item the A→B difference of ARM rates with a 95% interval over items, an exact sign
-    /// test and McNemar on items, per-item p with a Holm column, the items that flipped with
-    /// their answers. What differs between the rounds is stated first; two rounds
-    /// of the same setup are the noise floor and say so. Exit 0 with a result (never a verdict
-    /// code); exit 10 naming the field when the qset or base differ.
+    /// qset and base (or two folders of rounds, pooled per item), paired by item: per axis the
+    /// A→B difference of ARM rates over items, by the exact sign test over items and the 95%
+    /// interval of the median difference it inverts to; per item each round's rate and B−A (no
+    /// per-item test: an item's reps are not independent items); the items that flipped, with
+    /// their answers; the smallest p this many items can reach; effort. What differs between the
+    /// rounds is stated first; two rounds of the same setup are the noise floor and say so. Exit 0
+    /// with a result (never a verdict code); exit 10 naming the field when the qset or base differ.
     Compare(CompareArgs),
     /// What a round needs on this machine, and whether it is there.
     Doctor(DoctorArgs),
