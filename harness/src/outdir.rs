@@ -45,6 +45,22 @@ fn normalized(path: &Path) -> Result<PathBuf> {
     Ok(out)
 }
 
+/// `path` as a user should read it: unchanged unless it holds `.` or `..`, which are resolved
+/// (through the file system when the folder exists, so a symlinked parent reads truly; else
+/// lexically). `/tmp/w/subject/../rounds/r1` reads `/tmp/w/rounds/r1`.
+pub fn shown(path: &Path) -> String {
+    let dotted = path
+        .components()
+        .any(|c| matches!(c, Component::ParentDir | Component::CurDir));
+    if !dotted {
+        return path.display().to_string();
+    }
+    std::fs::canonicalize(path)
+        .or_else(|_| normalized(path))
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.display().to_string())
+}
+
 /// Refuses an out-dir inside the repository's work tree unless git ignores it: a round's
 /// answers hold the qset's tokens, and a later round's gate would find them there (or worse, a
 /// commit would carry them to every clone).

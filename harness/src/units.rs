@@ -137,7 +137,8 @@ pub fn power_lines(qset: &scorer::qset::Qset, reps: u32) -> Vec<String> {
             )
         } else {
             format!(
-                "  {name:<12} {items} items: {} by McNemar on the items that moved (ARM−CTRL), {} by the sign test over all items (ARM−CTRL and A−B)",
+                "  {name:<12} {items} item{}: {} by McNemar on the items that moved (ARM−CTRL), {} by the sign test over all items (ARM−CTRL and A−B)",
+                if items == 1 { "" } else { "s" },
                 share(p.arm_ctrl),
                 share(p.a_b)
             )

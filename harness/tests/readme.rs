@@ -267,3 +267,44 @@ fn the_quoted_demo_rate_lines_are_what_the_demo_prints() {
         }
     }
 }
+
+/// A planned round collected from a neighbour folder (`--out ../rounds/p`): the closing
+/// `files:` line names the out-dir as a path a user can read, without `..`.
+#[test]
+fn the_files_line_names_the_out_dir_without_dot_dot() {
+    let env = TestEnv::new();
+    let subject = env.tmp().join("subject");
+    std::fs::create_dir_all(&subject).unwrap();
+    let run = |args: &[&str]| {
+        let out = env
+            .harness()
+            .args(args)
+            .current_dir(&subject)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(0), "harness {args:?}:\n{text}");
+        text
+    };
+    let out = "../rounds/p";
+    run(&["plan", "--reps", "1", "--out", out]);
+    for i in 0..24 {
+        run(&["unit", "--out", out, "--index", &i.to_string()]);
+    }
+    let printed = run(&["collect", "--out", out]);
+    let real = std::fs::canonicalize(subject.join(out)).unwrap();
+    let line = printed
+        .lines()
+        .find(|l| l.starts_with("files: "))
+        .unwrap_or_else(|| panic!("no files: line:\n{printed}"));
+    assert!(
+        line.starts_with(&format!("files: {}  (", real.display())) && !line.contains(".."),
+        "the files: line should name {} without `..`: {line}",
+        real.display()
+    );
+}

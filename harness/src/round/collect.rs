@@ -635,7 +635,7 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
         failed: counts.failed,
         retried: retried_dispatches(out, plan),
         cost: crate::round::usage::cost_text(out, plan),
-        out_dir: out.display().to_string(),
+        out_dir: crate::outdir::shown(out),
     };
     if show.json {
         let v = reports::brief::json(&report, &facts, exit.code());
