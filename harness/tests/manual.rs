@@ -618,3 +618,115 @@ fn a_ctrl_only_round_claims_nothing_of_a_seal() {
     );
     assert!(!md.contains("no ARM conflict rows"), "{md}");
 }
+
+/// Words a new user met in the README, the guide and the output and looked up: each has an
+/// entry (or an alias leading to one) that opens with the right name, and entries list no alias
+/// twice. A removed entry or alias fails here.
+#[test]
+fn explain_knows_the_words_a_new_user_looked_up() {
+    let env = TestEnv::new();
+    let explain = |word: &str| {
+        let out = env
+            .harness()
+            .args(["explain", word])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "explain {word}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    // (word, the entry it must open)
+    for (word, entry) in [
+        ("known-positive", "known-positive"),
+        ("known negative", "known-positive"),
+        ("item", "item"),
+        ("row", "row"),
+        ("rep", "rep"),
+        ("reps", "rep"),
+        ("phase", "phase"),
+        ("pre", "phase"),
+        ("post", "phase"),
+        ("Fisher", "Fisher"),
+        ("lexicon", "lexicon"),
+        ("label", "label"),
+        ("planted", "planted"),
+        ("deliver", "mode"),
+        ("discover", "mode"),
+        ("mode", "mode"),
+        ("searched entries", "searched entries"),
+        ("prompt texts", "prompt texts"),
+        ("journal", "journal"),
+        ("out-dir", "out-dir"),
+        ("TAMPERED", "TAMPERED"),
+        ("und", "lang"),
+        ("lang", "lang"),
+        ("asserted prior", "asserted prior"),
+        ("known pairs", "known pairs"),
+        ("context sensitivity", "D"),
+        ("item family", "Holm"),
+        ("discordant", "McNemar"),
+        ("zero-tolerance", "zero-tolerance rule"),
+        ("fired by", "zero-tolerance rule"),
+        ("reused", "reused decision"),
+        ("manifest", "manifest"),
+        ("items", "items"),
+        ("label withheld", "label withheld"),
+        ("sign test", "sign test"),
+        ("baseline-grep", "baseline-grep"),
+    ] {
+        let text = explain(word);
+        let first = text.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with(&format!("{entry} (")),
+            "explain {word} should open the {entry} entry:\n{text}"
+        );
+        if let Some(also) = text.lines().find_map(|l| l.trim().strip_prefix("also: ")) {
+            let aliases: Vec<&str> = also.split(", ").collect();
+            let mut unique = aliases.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(aliases.len(), unique.len(), "explain {word}: {also}");
+        }
+    }
+    // What the entries say, where the user was misled.
+    let prompts = explain("prompt texts");
+    assert!(prompts.contains("two fewer"), "{prompts}");
+    let sign = explain("sign test");
+    assert!(sign.contains("count against"), "{sign}");
+    assert!(!sign.contains("carry no sign"), "{sign}");
+    let grep = explain("baseline-grep");
+    assert!(grep.contains("at least half"), "{grep}");
+    // Near misses suggest near words, never an unrelated two-letter code.
+    for (word, want, never) in [
+        ("rowz", "row", ["R1", "OK"]),
+        ("repz", "rep", ["R2", "R3"]),
+        ("tampred", "TAMPERED", ["R1", "D"]),
+    ] {
+        let out = env
+            .harness()
+            .args(["explain", word])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err.lines().next().unwrap_or("");
+        let names: Vec<&str> = line
+            .split("did you mean ")
+            .nth(1)
+            .unwrap_or("")
+            .trim_end_matches('?')
+            .split(", ")
+            .collect();
+        assert_eq!(names.first(), Some(&want), "{err}");
+        for n in never {
+            assert!(!names.contains(&n), "explain {word} suggests {n}: {err}");
+        }
+    }
+}

@@ -100,9 +100,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "D",
-        aliases: &["item d", "discrimination", "p_arm", "p_ctrl"],
+        aliases: &["item d", "discrimination", "p_arm", "p_ctrl", "context sensitivity"],
         group: Group::Number,
-        means: "Per question, P(ARM) minus P(CTRL), where P counts PASS on positive and negative questions and CONFLICT_FOLLOWED on conflict questions (the planted value: the carrier was read, not a right answer).",
+        means: "Per question (its context sensitivity: how much the hand-off changed the answers), P(ARM) minus P(CTRL), where P counts PASS on positive and negative questions and CONFLICT_FOLLOWED on conflict questions (the planted value: the carrier was read, not a right answer).",
         expect: "Positive and conflict questions: near +1 means the hand-off made the difference. Negative: near 0 (both refuse) is the goal; negative D means ARM refused less than CTRL.",
     },
     Term {
@@ -128,7 +128,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "items",
-        aliases: &["rows", "reps", "rows, items", "interval"],
+        aliases: &["interval", "95% interval"],
         group: Group::Number,
         means: "A line like `15/15 rows, 5 items (1.000, [0.393, 1.000])` counts rows (one per answer: question x arm x rep) and items (questions); its 95% interval is over items, because reps of one question are not independent trials.",
         expect: "More reps narrow the interval only where an item's reps disagree; more items always do.",
@@ -227,7 +227,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "McNemar",
-        aliases: &["mcnemar (exact)"],
+        aliases: &["mcnemar (exact)", "discordant", "discordant items"],
         group: Group::Number,
         means: "An exact test on item majorities: b = items good only in the first round or arm, c = good only in the second; ties are dropped. It states the smallest p its b+c can reach: below 0.05 only from b+c = 6.",
         expect: "A p that cannot go below 0.05 says the round has too few discordant items to show anything, not that there is no effect.",
@@ -236,14 +236,14 @@ pub const TERMS: &[Term] = &[
         name: "sign test",
         aliases: &["sign", "sign test (exact)"],
         group: Group::Number,
-        means: "An exact test on the signs of the items' differences: items up (+), down (−) and tied (=); tied items are counted but carry no sign. It states the smallest p its counts can reach.",
+        means: "An exact test on the signs of the items' differences: items up (+), down (−) and unchanged (=). Unchanged items are not dropped: they count against whichever direction the majority moved, as they do in the interval of the median it inverts to, so a few moved items among many unchanged ones cannot reach p < 0.05. It states the smallest p its item count can reach.",
         expect: "",
     },
     Term {
         name: "Holm",
-        aliases: &["holm p"],
+        aliases: &["holm p", "item family"],
         group: Group::Number,
-        means: "A p-value adjusted with Holm's method over every item of the table, so one item \"significant\" by chance among many does not read as a finding. The plain p beside it is per line, unadjusted.",
+        means: "A p-value adjusted with Holm's method over every item of the table (the item family), so one item \"significant\" by chance among many does not read as a finding. The plain p beside it is per line, unadjusted.",
         expect: "",
     },
     Term {
@@ -346,7 +346,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "UNVERIFIED",
-        aliases: &["design not sealed", "manifest"],
+        aliases: &["design not sealed"],
         group: Group::RoundVerdict,
         means: "The round ran without a manifest (`--manifest`): nothing shows its qset, seal, base, scorer and design were fixed before the round. Said in every header, never on every line.",
         expect: "Seal first (`harness seal`), then run with --manifest.",
@@ -360,9 +360,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "label withheld",
-        aliases: &["withheld", "record, not a citation"],
+        aliases: &["withheld"],
         group: Group::RoundVerdict,
-        means: "Beside DELIVERY and HUI (ARM) in the full report: the words \"carried by the carrier\" are not printed, because the conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's value, there are no conflict questions, or the round has no ARM arm at all: a CTRL-only round), or because the verdict watermarks the round. The number is still counted; it is a record, not a claim about the carrier.",
+        means: "Beside DELIVERY and HUI (ARM) in the full report: the words \"carried by the carrier\" are not printed, because the conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's value, there are no conflict questions, or the round has no ARM arm at all: a CTRL-only round), or because the verdict watermarks the round. The number is still counted; the report calls it \"a record, not a citation\": quote it as what happened, not as what the hand-off carried.",
         expect: "An OK round can carry it: the verdict says the instrument worked, the label says what the numbers may be called. Add conflict questions the repository answers to earn the label.",
     },
     Term {
@@ -730,8 +730,8 @@ pub const TERMS: &[Term] = &[
         name: "baseline-grep",
         aliases: &["baseline-grep-all", "baseline agent"],
         group: Group::Setup,
-        means: "A built-in agent that needs no network: it searches the checkout as a gitignore-respecting tool would (and reads a path handed to it in the prompt), answers with the best-matching line, or says it found no record. baseline-grep-all also searches ignored files.",
-        expect: "Use it to try every step offline; its rounds show the flow, not a model's ability.",
+        means: "A built-in agent that needs no network and no model: it takes the question's content words (words of 3 letters or more, common words dropped), reads every file of the checkout that git does not ignore plus any file the prompt names (so a delivered hand-off is read, an undelivered one in the ignored plant folder is not), and quotes the one line holding the most of those words, with its file and line number. It answers only when that line holds at least half of the words (and at least two, or the only one); else it says it could not find any record. Ties go to a file the prompt named, then to the earlier path and line. baseline-grep-all also reads ignored files.",
+        expect: "Use it to try every step offline; its rounds show the flow, not a model's ability. It quotes a line, never reasons: a question whose words do not appear on the line holding the answer is refused even when the hand-off carries the answer, so a low DELIVERY under baseline-grep can be this stand-in's limit and not a thin hand-off; try the real agent before blaming the hand-off.",
     },
     Term {
         name: "instrument alive",
@@ -923,6 +923,153 @@ pub const TERMS: &[Term] = &[
         means: "The report's closing section: the limits of the method (R1, R2, R3): a PASS says the hand-off sufficed for that question, not that the agent kept anything else; questions nobody wrote are not measured; whoever writes both the hand-off and the questions picks what passes.",
         expect: "",
     },
+    Term {
+        name: "item",
+        aliases: &["question item"],
+        group: Group::Setup,
+        means: "One question of the qset, with all its answers: both arms, every rep. Items are the unit the intervals and tests count, because the reps of one question are not independent trials.",
+        expect: "",
+    },
+    Term {
+        name: "row",
+        aliases: &["rows", "answer row"],
+        group: Group::Setup,
+        means: "One answer: one question, asked in one arm, in one rep. A round of 12 questions, 2 arms and 3 reps has 72 rows; `15/15 rows` counts them.",
+        expect: "",
+    },
+    Term {
+        name: "rep",
+        aliases: &["reps", "--reps", "repetition"],
+        group: Group::Setup,
+        means: "One repetition: every question asked again, in both arms, in a fresh checkout (`--reps 3`: three times). Reps show how steady an agent's answer to the same question is; they do not add items.",
+        expect: "",
+    },
+    Term {
+        name: "known-positive",
+        aliases: &["known positive", "known-positive arm", "known negative", "known-negative"],
+        group: Group::Setup,
+        means: "A positive question whose answer the hand-off is known to hold (the gate's ledger checks it does), so ARM ought to give it; a known negative is a negative question whose answer is known to be nowhere, so both arms ought to say \"I don't know\". The verdict's first check uses both.",
+        expect: "ARM perfect on known positives and CTRL abstaining on every known negative mean the instrument is alive.",
+    },
+    Term {
+        name: "known pairs",
+        aliases: &["known questions"],
+        group: Group::Setup,
+        means: "The question-and-answer pairs someone wrote in advance (the qset). A round can show the hand-off carried these; it shows nothing about what no question asks, so it proves minimum viability only.",
+        expect: "",
+    },
+    Term {
+        name: "phase",
+        aliases: &["--phase", "pre", "post", "phase pre", "phase post"],
+        group: Group::Gate,
+        means: "When the gate runs: `--phase pre` while writing questions, before the seal exists (the ledger check cannot run, so the gate ends partial, exit 3); `--phase post` with the seal, as `seal` and `run` do (every axis checked).",
+        expect: "",
+    },
+    Term {
+        name: "searched entries",
+        aliases: &["entries"],
+        group: Group::Gate,
+        means: "The files of the repository's tree at the base commit, which is what every checkout will hold: the contamination axis searched each of them for every token.",
+        expect: "",
+    },
+    Term {
+        name: "prompt texts",
+        aliases: &["prompt text"],
+        group: Group::Gate,
+        means: "Text the agent reads besides the repository, searched for tokens like the files: every question, the line that hides the plant folder, and with a seal the planted seal's path and the prompt line that hands it over (and the protocol, when given). So `gate --phase pre` (no seal yet) counts two fewer than `seal` or `run`: 13 against 15 on the demo's 12 questions.",
+        expect: "",
+    },
+    Term {
+        name: "planted",
+        aliases: &["plant", "planted value", "planted seal"],
+        group: Group::Setup,
+        means: "Put in ARM's checkout: the seal is planted in the plant folder (ignored by git there, so it is not part of the tree). A planted value is the one the hand-off states on a conflict question, against the repository's.",
+        expect: "",
+    },
+    Term {
+        name: "mode",
+        aliases: &["deliver", "--deliver", "discover", "delivered", "--demo discover"],
+        group: Group::Setup,
+        means: "How ARM gets the seal. deliver (`--deliver`): ARM's prompt names the planted path, as a hook would hand the document over: is it enough when handed over? discover (without --deliver): the seal is only planted, and nothing tells the agent it exists: is it found?",
+        expect: "Most hand-offs are delivered; a discover round measures whether an agent looks.",
+    },
+    Term {
+        name: "Fisher",
+        aliases: &["fisher's exact", "fisher p", "fisher exact", "fisher's exact p"],
+        group: Group::Number,
+        means: "Fisher's exact test on one item: are ARM's and CTRL's good answers to this question different beyond chance? It treats the item's reps as independent draws, so read it as a description of that item, with Holm beside it for many items.",
+        expect: "",
+    },
+    Term {
+        name: "zero-tolerance rule",
+        aliases: &["zero-tolerance", "fired by"],
+        group: Group::RoundVerdict,
+        means: "How the verdicts VOID, INSTRUMENT_INCOMPLETE, CARRIER_UNREAD and FINDING are decided: one decided row is enough to set one off (for VOID, one CTRL answer to a negative that is not \"I don't know\"). A rule, not a statistical test; \"fired by 1 row(s) on q07\" names how many rows on which questions set it off.",
+        expect: "",
+    },
+    Term {
+        name: "asserted prior",
+        aliases: &["prior value"],
+        group: Group::AnswerClass,
+        means: "On a conflict question, the value the repository holds (the qset's `general` column), as against the value the hand-off plants. When answers give it, the repository won over the hand-off (PRIOR_WON).",
+        expect: "",
+    },
+    Term {
+        name: "TAMPERED",
+        aliases: &["tampered answer", "tampered answers"],
+        group: Group::RoundVerdict,
+        means: "An answer file is not the one the harness wrote: its sha256 differs from the dispatch's record, or answers are missing or extra. The round is not scored, reported or resumed from it (exit 10), and each file is named.",
+        expect: "Restore the file, or run the round again; never edit answers in place (`harness review` records a person's decision instead).",
+    },
+    Term {
+        name: "reused decision",
+        aliases: &["reused", "person (reused from)"],
+        group: Group::Setup,
+        means: "A person's review decision taken from an earlier round of the same qset because the answer is byte for byte the same (same sha256); the row says which round it came from.",
+        expect: "",
+    },
+    Term {
+        name: "manifest",
+        aliases: &["manifest.json", "--manifest"],
+        group: Group::Setup,
+        means: "The file `harness seal` writes before a round: the sha256 of the qset, the seal and the protocol, the base commit, the scorer and the round's design (agent, arms, reps, deliver or discover, sandbox, timeout, retries). A round given `--manifest` checks every input against it first and starts only on a match (else exit 10); a round without one is UNVERIFIED.",
+        expect: "",
+    },
+    Term {
+        name: "out-dir",
+        aliases: &["--out", "out dir", "output folder", "round folder"],
+        group: Group::Setup,
+        means: "The round's folder: every answer, the reports (report.md, report.html, summary.json), the journal and the completion marker ROUND_DONE. `--out` names it; by default it is a new folder under ~/.local/state/harness/rounds. It must be outside the repository (or ignored by git).",
+        expect: "",
+    },
+    Term {
+        name: "journal",
+        aliases: &["journal/"],
+        group: Group::Setup,
+        means: "The out-dir's record of the planned round (every dispatch, its inputs and locks), written before any agent runs: what `--resume`, `harness unit` and `harness collect` read to finish a round that was stopped or split across machines.",
+        expect: "",
+    },
+    Term {
+        name: "lexicon",
+        aliases: &["refusal lexicon", "lexicon eval", "--lexicon"],
+        group: Group::Setup,
+        means: "The first reader: a list of word patterns, in several languages, that recognise \"I don't know\", asking back and conflict remarks in an answer. `harness lexicon eval` measures it against answers people labelled.",
+        expect: "",
+    },
+    Term {
+        name: "label",
+        aliases: &["labels", "human label", "human labels"],
+        group: Group::Setup,
+        means: "The class a person gave one answer, which `lexicon eval` and `judge eval` measure a reader against. In `harness review --set LABEL:REP=CLASS`, LABEL names a row's question and arm as the report prints it.",
+        expect: "",
+    },
+    Term {
+        name: "lang",
+        aliases: &["language", "und", "lang und"],
+        group: Group::Setup,
+        means: "The language of a labelled answer (de, en, es, ja, ko, zh), by which `lexicon eval` breaks its precision and coverage down; `und` (undetermined) marks answers exported without a known language.",
+        expect: "",
+    },
 ];
 
 /// Looks a term up by name or alias, case-insensitively; `None` when it is not in the glossary.
@@ -933,17 +1080,48 @@ pub fn find(word: &str) -> Option<&'static Term> {
         .find(|t| t.name.to_lowercase() == w || t.aliases.iter().any(|a| a.to_lowercase() == w))
 }
 
-/// The closest names to a word that is not in the glossary (edit distance at most 3), best
-/// first, for "did you mean".
+/// The closest names to a word that is not in the glossary, best first, for "did you mean".
+/// Names and aliases are both compared (an alias leads to its entry's name): first those that
+/// begin with the word or hold it whole (the shorter the better), then those within an edit
+/// distance of about a third of the longer word's length (at least 1). Names of two characters
+/// or fewer (`D`, `R1`, `OK`) are suggested only for the word they are one edit from when the
+/// word is no longer than they are plus one, so `row` does not suggest `R1`.
 pub fn closest(word: &str) -> Vec<&'static str> {
     let w = word.trim().to_lowercase();
-    let mut scored: Vec<(usize, &'static str)> = TERMS
-        .iter()
-        .map(|t| (distance(&w, &t.name.to_lowercase()), t.name))
-        .filter(|(d, _)| *d <= 3)
-        .collect();
+    let wn = w.chars().count();
+    if wn == 0 {
+        return Vec::new();
+    }
+    // (tier, score, name): tier 0 containment, tier 1 edit distance.
+    let mut scored: Vec<(u8, usize, &'static str)> = Vec::new();
+    for t in TERMS {
+        let mut best: Option<(u8, usize)> = None;
+        for cand in std::iter::once(t.name).chain(t.aliases.iter().copied()) {
+            let c = cand.to_lowercase();
+            let cn = c.chars().count();
+            let short = cn <= 2;
+            let score = if !short && wn >= 3 && (c.starts_with(&w) || c.contains(&w)) {
+                Some((0, cn - wn))
+            } else if cn >= 4 && w.contains(&c) {
+                Some((0, wn - cn))
+            } else {
+                let d = distance(&w, &c);
+                let allowed = if short { usize::from(wn <= cn + 1) } else { (wn.max(cn) / 3).max(1) };
+                (d <= allowed && d < wn.max(cn)).then_some((1, d))
+            };
+            if let Some(sc) = score {
+                if best.is_none_or(|b| sc < b) {
+                    best = Some(sc);
+                }
+            }
+        }
+        if let Some((tier, sc)) = best {
+            scored.push((tier, sc, t.name));
+        }
+    }
     scored.sort();
-    scored.into_iter().take(3).map(|(_, n)| n).collect()
+    scored.dedup_by(|a, b| a.2 == b.2);
+    scored.into_iter().take(3).map(|(_, _, n)| n).collect()
 }
 
 /// How many one-character edits turn `a` into `b` (the scorer's, shared).
@@ -1071,6 +1249,14 @@ mod tests {
         assert!(find("HUII").is_none());
         assert_eq!(closest("HUII")[0], "HUI");
         assert_eq!(closest("delivry")[0], "DELIVERY");
+        // Short codes are never offered for longer words; containment comes first.
+        for (word, not) in [("rowz", "R1"), ("repz", "R2"), ("rowz", "OK"), ("xyz", "D")] {
+            assert!(!closest(word).contains(&not), "{word}: {:?}", closest(word));
+        }
+        assert_eq!(closest("carier-read")[0], "CARRIER-READ");
+        assert!(closest("hallucinat").contains(&"HUI"), "{:?}", closest("hallucinat"));
+        assert!(closest("zzzzqqqq").is_empty());
+        assert_eq!(closest("tampred"), vec!["TAMPERED"]);
     }
 
     #[test]
