@@ -94,7 +94,7 @@ impl Exit {
             Exit::CarrierUnread => "CARRIER_UNREAD: the prior won over the planted value",
             Exit::NameLeak => "name leak: a visible name carries an arm, qid, kind or round word (round not started)",
             Exit::GateRefused => "start gate refused (ledger, search error, sandbox unavailable)",
-            Exit::ManifestMismatch => "manifest mismatch, missing or empty (round not started); TAMPERED: an answer is not the one the harness wrote (not scored, not resumed); compared rounds differ in qset or base",
+            Exit::ManifestMismatch => "manifest mismatch or missing (not started); TAMPERED answers; compared rounds differ",
             Exit::ProtocolMissing => "protocol file missing",
             Exit::Unmeasured => "UNMEASURED: nothing to score",
             Exit::Incomplete => "round incomplete: a dispatch failed or timed out; no verdict claimed",
