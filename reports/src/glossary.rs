@@ -1106,7 +1106,11 @@ pub fn closest(word: &str) -> Vec<&'static str> {
                 Some((0, wn - cn))
             } else {
                 let d = distance(&w, &c);
-                let allowed = if short { usize::from(wn <= cn + 1) } else { (wn.max(cn) / 3).max(1) };
+                let allowed = if short {
+                    usize::from(wn <= cn + 1)
+                } else {
+                    (wn.max(cn) / 3).max(1)
+                };
                 (d <= allowed && d < wn.max(cn)).then_some((1, d))
             };
             if let Some(sc) = score {
@@ -1254,7 +1258,11 @@ mod tests {
             assert!(!closest(word).contains(&not), "{word}: {:?}", closest(word));
         }
         assert_eq!(closest("carier-read")[0], "CARRIER-READ");
-        assert!(closest("hallucinat").contains(&"HUI"), "{:?}", closest("hallucinat"));
+        assert!(
+            closest("hallucinat").contains(&"HUI"),
+            "{:?}",
+            closest("hallucinat")
+        );
         assert!(closest("zzzzqqqq").is_empty());
         assert_eq!(closest("tampred"), vec!["TAMPERED"]);
     }
