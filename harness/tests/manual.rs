@@ -730,3 +730,53 @@ fn explain_knows_the_words_a_new_user_looked_up() {
         }
     }
 }
+
+/// What the help promises is what the commands do: `compare --help` does not promise a
+/// per-item test that compare's output says it does not run, and every verdict word the
+/// troubleshooting page files under an exit code (`exit 10`: TAMPERED) is on that code's line of
+/// the exit table `--help` prints.
+#[test]
+fn help_and_guide_promise_what_the_commands_do() {
+    let w = world();
+    let text_of = |source: &str| {
+        &w.shown
+            .iter()
+            .find(|s| s.source == source)
+            .unwrap_or_else(|| panic!("{source} not read"))
+            .text
+    };
+    let compared = text_of("compare");
+    let help = text_of("harness compare --help");
+    assert!(compared.contains("no per-item test"), "{compared}");
+    for promise in ["per-item p", "Holm"] {
+        assert!(
+            !help.contains(promise),
+            "compare --help promises {promise:?}, which compare does not print:\n{help}"
+        );
+    }
+    assert!(help.contains("no per-item test"), "{help}");
+
+    let top = text_of("harness  --help");
+    let table: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Exit codes:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let page = std::fs::read_to_string(workspace_root().join("docs/troubleshooting.md")).unwrap();
+    let heading = regex::Regex::new(r"\*\*`exit (\d+)`: ([A-Z][A-Z_]+)\.\*\*").unwrap();
+    let mut checked = 0;
+    for c in heading.captures_iter(&page) {
+        let (code, word) = (&c[1], &c[2]);
+        let lines: Vec<&&str> = table
+            .iter()
+            .filter(|l| l.split_whitespace().next() == Some(code))
+            .collect();
+        assert!(
+            lines.iter().any(|l| l.contains(word)),
+            "troubleshooting.md files {word} under exit {code}; the exit table says {lines:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} verdict headings checked");
+}
