@@ -464,6 +464,12 @@ fn known(term: &str) -> bool {
     if find(term) {
         return true;
     }
+    // A sentence's article is no part of the term (`A PASS is not proof …`).
+    if let Some(rest) = term.strip_prefix("A ").or_else(|| term.strip_prefix("An ")) {
+        if find(rest) {
+            return true;
+        }
+    }
     let mut t = term.to_string();
     for suffix in [" (exact)", " (ARM)", " (CTRL)"] {
         t = t.trim_end_matches(suffix).to_string();
