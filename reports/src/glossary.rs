@@ -389,23 +389,23 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "R1",
-        aliases: &["r1 proxy"],
+        aliases: &["r1 proxy", "a pass is not proof that compaction kept anything"],
         group: Group::RoundVerdict,
-        means: "A limit of every round: PASS means the hand-off sufficed for this question, not that compaction preserved anything. The seal is a document written before the clear; the round tests that document.",
+        means: "summary.json's id for the report's limit \"A PASS is not proof that compaction kept anything\". A limit of every round: PASS means the hand-off sufficed for this question, not that compaction preserved anything. The seal is a document written before the clear; the round tests that document.",
         expect: "",
     },
     Term {
         name: "R2",
-        aliases: &["r2 coverage"],
+        aliases: &["r2 coverage", "only the questions asked"],
         group: Group::RoundVerdict,
-        means: "A limit of every round: known questions show minimum viability only. Context no question asks about is not measured; context the hand-off only points at can still look carried.",
+        means: "summary.json's id for the report's limit \"Only the questions asked\". A limit of every round: known questions show minimum viability only. Context no question asks about is not measured; context the hand-off only points at can still look carried.",
         expect: "",
     },
     Term {
         name: "R3",
-        aliases: &["r3 author bias"],
+        aliases: &["r3 author bias", "who wrote the questions"],
         group: Group::RoundVerdict,
-        means: "A limit of every round: whoever writes both the seal and the qset picks what passes.",
+        means: "summary.json's id for the report's limit \"Who wrote the questions\". A limit of every round: whoever writes both the seal and the qset picks what passes.",
         expect: "Have another person (or another model family) write the questions.",
     },
     Term {
@@ -920,7 +920,7 @@ pub const TERMS: &[Term] = &[
         name: "What this does not measure",
         aliases: &[],
         group: Group::Section,
-        means: "The report's closing section: the limits of the method (R1, R2, R3): a PASS says the hand-off sufficed for that question, not that the agent kept anything else; questions nobody wrote are not measured; whoever writes both the hand-off and the questions picks what passes.",
+        means: "The report's closing section: the limits of the method: a PASS says the hand-off sufficed for that question, not that the agent kept anything else; questions nobody wrote are not measured; whoever writes both the hand-off and the questions picks what passes.",
         expect: "",
     },
     Term {
