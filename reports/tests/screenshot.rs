@@ -28,7 +28,7 @@ fn chromium() -> PathBuf {
 
 /// Renders `html` to a 1280×900 PNG and returns (width, height, RGBA pixels).
 /// (8-bit PNGs only: Chromium writes those.)
-fn screenshot(html: &str, dir: &Path, name: &str) -> (u32, u32, Vec<u8>) {
+fn screenshot(html: &str, dir: &Path, name: &str, height: u32) -> (u32, u32, Vec<u8>) {
     let page = dir.join(format!("{name}.html"));
     let png = dir.join(format!("{name}.png"));
     std::fs::write(&page, html).unwrap();
@@ -40,8 +40,8 @@ fn screenshot(html: &str, dir: &Path, name: &str) -> (u32, u32, Vec<u8>) {
             "--disable-background-networking",
             "--no-first-run",
             "--hide-scrollbars",
-            "--window-size=1280,900",
         ])
+        .arg(format!("--window-size=1280,{height}"))
         .arg(format!("--screenshot={}", png.display()))
         .arg(format!("file://{}", page.display()))
         .output()
@@ -89,8 +89,8 @@ const RED: [u8; 3] = [0xc6, 0x28, 0x28];
 #[ignore = "needs Chromium: run by .ci/firsthour.sh"]
 fn the_badge_is_green_for_ok_and_red_for_void_in_the_rendered_page() {
     let dir = tempfile::tempdir().unwrap();
-    let ok = screenshot(&Html.render(&ok_round()), dir.path(), "ok");
-    let void = screenshot(&Html.render(&void_round()), dir.path(), "void");
+    let ok = screenshot(&Html.render(&ok_round()), dir.path(), "ok", 900);
+    let void = screenshot(&Html.render(&void_round()), dir.path(), "void", 900);
     // The badge is about 160×60 px at the top left: thousands of pixels of its colour.
     let region = (500, 250);
     let (ok_green, ok_red) = (
@@ -116,6 +116,7 @@ fn the_badge_is_green_for_ok_and_red_for_void_in_the_rendered_page() {
         &Html.render(&Report::new(r.meta, r.rows)),
         dir.path(),
         "empty",
+        900,
     );
     assert_eq!(count_near(&empty, GREEN, region.0, region.1, 12), 0);
 }
@@ -159,9 +160,12 @@ fn compare_page_highlights_flipped_items_in_the_rendered_page() {
     let flipped = compare::compare(&id("A", "1"), &ok_round(), &id("B", "2"), &b).unwrap();
     let same = compare::compare(&id("A", "1"), &ok_round(), &id("A2", "1"), &ok_round()).unwrap();
     const FLIP: [u8; 3] = [0xff, 0xf1, 0xc2];
-    let with = screenshot(&compare::html(&flipped), dir.path(), "cmp_flip");
-    let without = screenshot(&compare::html(&same), dir.path(), "cmp_same");
-    let (w, h) = (1280, 900);
+    // The whole page, not the first screen: the per-item table sits below the axes and the
+    // bottom line, and a longer note above it must not hide the highlight from the check.
+    const HEIGHT: u32 = 4000;
+    let with = screenshot(&compare::html(&flipped), dir.path(), "cmp_flip", HEIGHT);
+    let without = screenshot(&compare::html(&same), dir.path(), "cmp_same", HEIGHT);
+    let (w, h) = (1280, HEIGHT);
     assert!(
         count_near(&with, FLIP, w, h, 4) > 500,
         "no highlighted flipped row"
