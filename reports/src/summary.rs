@@ -840,16 +840,34 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
 }
 
 /// Why the interpretive labels of §7.5 are withheld, or `None` when the conflict axis stands.
-/// A round without an ARM arm says that, not that ARM's rows went missing.
-fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts, runs_arm: bool) -> Option<String> {
-    if ca.rows == 0 && cc.rows == 0 {
+/// A round without an ARM arm says that, not that ARM's rows went missing; an arm whose
+/// conflict rows all await a reader says that, not that it has none. `waiting` is the count of
+/// undecided conflict rows of (ARM, CTRL).
+fn label_withheld(
+    ca: &ConflictCounts,
+    cc: &ConflictCounts,
+    runs_arm: bool,
+    waiting: (u64, u64),
+) -> Option<String> {
+    if ca.rows == 0 && cc.rows == 0 && waiting == (0, 0) {
         return Some("no conflict items".to_string());
     }
+    let none = |arm: &str, waiting: u64| {
+        if waiting > 0 {
+            format!(
+                "no decided {arm} conflict rows ({} {} review)",
+                crate::counting::n_of(waiting, "row", "rows"),
+                if waiting == 1 { "awaits" } else { "await" }
+            )
+        } else {
+            format!("no {arm} conflict rows")
+        }
+    };
     let mut why = Vec::new();
     if !runs_arm {
         why.push("no ARM arm in this round: a CTRL-only round".to_string());
     } else if ca.rows == 0 {
-        why.push("no ARM conflict rows".to_string());
+        why.push(none("ARM", waiting.0));
     } else if ca.followed == 0 {
         why.push(format!(
             "ARM never followed the planted value (CONFLICT_FOLLOWED 0/{})",
@@ -857,7 +875,7 @@ fn label_withheld(ca: &ConflictCounts, cc: &ConflictCounts, runs_arm: bool) -> O
         ));
     }
     if cc.rows == 0 {
-        why.push("no CTRL conflict rows".to_string());
+        why.push(none("CTRL", waiting.1));
     } else if cc.prior_won == 0 {
         why.push(format!(
             "CTRL never gave the asserted prior (PRIOR_WON 0/{})",
@@ -1023,7 +1041,14 @@ fn name_firing(s: &mut Summary, rows: &[Row], meta: &RoundMeta) {
 /// The label decision and the watermark, from the final verdict.
 fn finish_marks(s: &mut Summary, meta: &RoundMeta) {
     let verdict = s.verdict;
-    s.label_withheld = label_withheld(&s.conflict_arm, &s.conflict_ctrl, meta.runs_arm());
+    let waiting = |arm: Arm| {
+        s.undecided
+            .iter()
+            .filter(|u| u.kind == Kind::Conflict && u.arm == arm)
+            .count() as u64
+    };
+    let waiting = (waiting(Arm::Arm), waiting(Arm::Ctrl));
+    s.label_withheld = label_withheld(&s.conflict_arm, &s.conflict_ctrl, meta.runs_arm(), waiting);
     s.conflict_axis_stands = s.label_withheld.is_none();
     if verdict.watermarks() {
         let why = format!("the instrument verdict is {}", verdict.name());
@@ -1086,7 +1111,8 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         .iter()
         .map(|&k| axis_contrast(k, &items))
         .collect();
-    let label = label_withheld(&conflict_arm, &conflict_ctrl, meta.runs_arm());
+    // Decided rows only here: the undecided ones are named by `finish_marks`.
+    let label = label_withheld(&conflict_arm, &conflict_ctrl, meta.runs_arm(), (0, 0));
 
     let mut s = Summary {
         rows: rows.len() as u64,

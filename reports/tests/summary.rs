@@ -194,6 +194,41 @@ fn labels_are_withheld_unless_the_conflict_axis_stands() {
         .contains("CTRL never gave the asserted prior"));
 }
 
+/// An arm whose conflict rows all await a reader has rows: the withheld label says they await
+/// review, never that the arm has no conflict rows (a new user met "no CTRL conflict rows"
+/// beside three undecided ones).
+#[test]
+fn a_withheld_label_says_conflict_rows_await_review_not_that_there_are_none() {
+    use reports::reading::Standing;
+    let mut rows = ok_rows();
+    let mut waiting = 0;
+    for r in rows
+        .iter_mut()
+        .filter(|r| r.kind == Kind::Conflict && r.arm == Arm::Ctrl)
+    {
+        r.standing = Standing::Undetermined {
+            cues: vec![],
+            for_person: None,
+        };
+        waiting += 1;
+    }
+    assert!(
+        waiting >= 2,
+        "the fixture has CTRL conflict rows: {waiting}"
+    );
+    let s = summarize(&rows, &meta(&QS));
+    let why = s
+        .label_withheld
+        .expect("no decided CTRL conflict row: withheld");
+    assert!(
+        why.contains(&format!(
+            "no decided CTRL conflict rows ({waiting} rows await review)"
+        )),
+        "{why}"
+    );
+    assert!(!why.contains("no CTRL conflict rows"), "{why}");
+}
+
 #[test]
 fn conflict_ctrl_read_is_flagged_and_mr_small_sample_is_flagged() {
     let mut rows = ok_rows();
