@@ -32,8 +32,10 @@ done
 # The held-out files are reported, never floored: a floor on them would make them a target to
 # tune against. blind_heldout14/15 were held out for cues 1.7.0 and again for 1.8.0;
 # blind_heldout16/17 were written for 1.8.0 and measured once before and once after it;
-# blind_heldout18/19 were written after cues 1.8.1 and measured once, never read.
-for name in blind_heldout14 blind_heldout15 blind_heldout16 blind_heldout17 blind_heldout18 blind_heldout19; do
+# blind_heldout18/19 were written after cues 1.8.1 and measured once, never read;
+# blind_heldout20/21 were written for cues 1.9.0 and measured once before and once after it,
+# with 18/19 (aggregates only; no row of 18-21 has been read).
+for name in blind_heldout14 blind_heldout15 blind_heldout16 blind_heldout17 blind_heldout18 blind_heldout19 blind_heldout20 blind_heldout21; do
   echo "== lexicon eval on scorer/corpus/$name.jsonl (held out; reported, no floor)"
   cargo run --release --locked --quiet -- lexicon eval "scorer/corpus/$name.jsonl" | sed -n '1,12p'
 done

@@ -108,7 +108,12 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
         out.push(Cue::AbsenceWords);
     }
     // An answer in a partly covered language with none of its doubt words reads plainly.
-    if maybe_refusal && doubtful_language(s.spoken) && !crate::aside::plain_lead(s) {
+    let plain_true_value = true_value_stated_plainly(s);
+    if maybe_refusal
+        && doubtful_language(s.spoken)
+        && !crate::aside::plain_lead(s)
+        && !plain_true_value
+    {
         out.push(Cue::UncoveredLanguage);
     }
     if maybe_not_answer && token_only_in_code(s) {
@@ -190,11 +195,19 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     let reads_as_answer = s.has_tok
         && (s.kind == Kind::Negative || value_under_label(s.spoken, s.token))
         || crate::partial::any_known(s.spoken);
-    if maybe_refusal && !reads_as_answer && prose_without_value(s, if s.has_tok { 3 } else { 2 }) {
+    if maybe_refusal
+        && !reads_as_answer
+        && !plain_true_value
+        && prose_without_value(s, if s.has_tok { 3 } else { 2 })
+    {
         out.push(Cue::UncoveredLanguage);
     }
     // A refusal followed by another value: on a negative that is FAIL, not a clean refusal.
-    if s.kind == Kind::Negative && s.has_ref && !s.has_tok && value_asserted(s) {
+    if s.kind == Kind::Negative
+        && s.has_ref
+        && !s.has_tok
+        && (value_asserted(s) || value_stated_apart(s))
+    {
         out.push(Cue::ValueAfterRefusal);
     }
     // A negative's token named with a refusal: denied ("no Cloudflare") or guessed look alike.
@@ -221,6 +234,42 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     out.sort();
     out.dedup();
     out
+}
+
+/// Conflict item read `PRIOR_WON` in a language the refusal patterns do not cover: the true
+/// value is set apart as the answer (in bold, under a label, or opening the answer), the
+/// planted value is not named, and no negation, absence, hedge or question of any language
+/// the readings know occurs anywhere ("## Phiên bản Kotlin\n- **2.0.21** theo `libs.versions.toml`.").
+/// Such an answer states the true value in any language; a refusal would need one of those
+/// words.
+fn true_value_stated_plainly(s: &Strict<'_>) -> bool {
+    let Some(general) = s.general.filter(|g| !g.trim().is_empty()) else {
+        return false;
+    };
+    if s.kind != Kind::Conflict || s.class != Class::PriorWon || s.has_tok || !s.general_seen {
+        return false;
+    }
+    let spoken = s.spoken;
+    if spoken.contains(['?', '？', '؟'])
+        || absence_regex().is_match(spoken)
+        || crate::wording::world_absence(spoken)
+        || crate::wording::partial_negation(spoken)
+        || hedge_regex().is_match(spoken)
+    {
+        return false;
+    }
+    let low_text = s.text.to_lowercase();
+    let low_general = general.trim().to_lowercase();
+    let set_apart = low_text.match_indices(&low_general).any(|(i, _)| {
+        let before = low_text[..i].trim_end_matches(['`', '"', '\'']);
+        let after = low_text[i + low_general.len()..].trim_start_matches(['`', '"', '\'']);
+        (before.ends_with("**") && after.starts_with("**"))
+            || before.trim_end().ends_with([':', '=', '：'])
+            || before.trim_end().ends_with(['-', '*'])
+                && before.lines().last().is_some_and(|l| l.trim().len() <= 1)
+            || before.trim().is_empty()
+    });
+    set_apart
 }
 
 /// `token` stands right after a label's `:` or `=` (`staging proxy port: X`, `owner = X`,
@@ -403,6 +452,10 @@ fn doubts_answer(spoken: &str) -> bool {
         &R,
         concat!(
             r"(?i)(?-u:\b)(?:not (?:sure|certain|confident)|can(?:no|')?t (?:say|tell|confirm|be sure)|cannot (?:say|tell|confirm)|unsure|uncertain|hard to say|unclear which|nicht (?:sicher|eindeutig|klar)|unklar|no (?:estoy seguro|puedo (?:decir|asegurar|confirmar))|no está claro)(?-u:\b)",
+            // "I can't pin this down", "cannot definitively confirm", "can't give you a single
+            // name", "two flags could be", "geht aus der Datei nicht hervor": the answer says
+            // the value it names may not be the one.
+            r"|(?i)(?-u:\b)(?:can(?:no|'|’)?t (?:\w+ ){0,2}(?:pin (?:this|it|that) down|definitively|confidently|reliably|give (?:you )?(?:a|one) single|be certain)|with (?:any )?confidence|not sure which|which (?:one|of (?:them|the two|these)) (?:is|was)|(?:two|several|multiple) (?:\w+ )?(?:candidates|names|flags|options|values|settings) (?:that )?(?:could|might|may)|geht aus [^.\n]{0,40} nicht hervor|nicht (?:eindeutig|sicher) (?:sagen|feststellen|bestimmen))(?-u:\b)",
             r"|확실하지|확실치|불확실|확신할 수 없|不确定|无法确定|不清楚|確かではない|確信が持て|はっきりしない|わかりません",
         ),
     )
@@ -428,7 +481,15 @@ fn value_asserted(s: &Strict<'_>) -> bool {
     static FINAL: OnceLock<Regex> = OnceLock::new();
     if re(
         &FINAL,
-        r"(?i)(?:final answer|best answer|answer|antwort|respuesta|réponse|答え|答案|답)\s*[:：]\s*\S",
+        concat!(
+            r"(?i)(?:final answer|best answer|answer|antwort|respuesta|réponse|答え|答案|답",
+            // The same label in the languages the other readings identify or meet: Turkish,
+            // Swedish/Norwegian/Danish, Finnish, Swahili, Polish, Dutch, Italian, Portuguese,
+            // Catalan, Russian, Ukrainian, Vietnamese, Indonesian/Malay, Tagalog, Hungarian,
+            // Romanian, Czech, Greek, Hebrew, Arabic, Persian, Hindi, Bengali, Tamil, Thai.
+            r"|cevap|yanıt|svar|vastaus|jibu|odpowiedź|antwoord|risposta|resposta|ответ|відповідь|trả lời|tra loi|jawaban|jawapan|sagot|válasz|răspuns|odpověď|απάντηση|תשובה|إجابة|الجواب|پاسخ|उत्तर|উত্তর|பதில்|คำตอบ)",
+            r"\s*\**\s*[:：]\s*\S",
+        ),
     )
     .is_match(rest)
     {
@@ -437,6 +498,31 @@ fn value_asserted(s: &Strict<'_>) -> bool {
     rest.split_inclusive(['.', ';', '\n', '。', '；', '!', '?'])
         .take(400)
         .any(|sentence| introduces_value(sentence) && value_like(sentence))
+}
+
+/// A sentence apart from the refusal's states a value in bold after a copula or a label
+/// ("the pinned Stripe API version is **2022-11-15**. … The hand-off does not mention it"):
+/// the refusal may be about one place and the value the answer's, which on a negative is
+/// `FAIL`, not a clean refusal. One pass over the answer's sentences.
+fn value_stated_apart(s: &Strict<'_>) -> bool {
+    let refused = s
+        .refusal_span
+        .and_then(|(a, b)| s.spoken.get(a..b))
+        .unwrap_or("");
+    static BOLD: OnceLock<Regex> = OnceLock::new();
+    let bold = re(
+        &BOLD,
+        r"(?i)(?:\bis|\bare|\bwas|\bist|\bes|\best|=|:|：)\s*\*\*([^*\n]{1,40})\*\*",
+    );
+    crate::sentences::split_keep(s.text, sentence_end_regex())
+        .take(400)
+        .filter(|sentence| refused.is_empty() || !sentence.contains(refused))
+        .any(|sentence| {
+            bold.captures_iter(sentence).any(|c| {
+                let value = &c[1];
+                value_like(value) && !absence_regex().is_match(value)
+            })
+        })
 }
 
 /// Words that introduce a value given instead of the asked one, every covered language and the
@@ -788,8 +874,9 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 fn absence_words(s: &Strict<'_>) -> bool {
     let r = absence_regex();
     if !s.has_tok {
-        // No value given: the whole answer is about the question's subject.
-        return r.is_match(s.spoken);
+        // No value given: the whole answer is about the question's subject, and a negation
+        // in a language without refusal patterns may be a refusal no pattern reads.
+        return r.is_match(s.spoken) || crate::wording::world_absence(s.spoken);
     }
     // A value given: only negation in the token's own sentence bears on it, outside quoted
     // spans and courtesy phrases ("no problem").
@@ -1306,6 +1393,104 @@ mod tests {
             None
         )
         .is_empty());
+    }
+
+    #[test]
+    fn cues_1_9_refusals_and_values_in_more_languages_and_places() {
+        // A value after a refusal, labelled as the answer in a language the refusal patterns
+        // barely know (Turkish "Son cevap", Finnish "Vastaus").
+        for a in [
+            "## Tekrar sayısı\n- Bulunamadı.\n- Son cevap: **7**.",
+            "I could not find it.\n\nVastaus: 7",
+        ] {
+            let (class, certain) = reading(a, Kind::Negative, "5", None);
+            assert!(!(class == "PASS" && certain), "{a}: {class} {certain}");
+        }
+        // A value stated in bold apart from a refusal about one source.
+        let a = "The pinned SDK level is **2021-04-01**.\n\nThe hand-off does not mention it, \
+                 so the fixture is the best source.";
+        assert!(
+            cues(a, Kind::Negative, "2022-09-09", None).contains(&"value_after_refusal"),
+            "{a}"
+        );
+        // A plain refusal in those languages gives no value and stays certain... only where a
+        // refusal pattern reads it; in words no pattern knows it is uncertain, never FAIL.
+        for a in [
+            "Tietoa ei löytynyt: README.md ei mainitse aikakatkaisua.",
+            "Jeg finner ingen grense for dette i overleveringen. Det er ikke registrert.",
+            "Wala akong nakitang ganitong setting sa repo.",
+            "Nem találtam ilyen beállítást a README.md fájlban.",
+        ] {
+            let (class, certain) = reading(a, Kind::Negative, "45s", None);
+            assert!(!(class == "FAIL" && certain), "{a}: {class} {certain}");
+        }
+    }
+
+    #[test]
+    fn cues_1_9_a_named_value_the_answer_says_it_cannot_pin_down_is_uncertain() {
+        for a in [
+            "There are two flags that could be the switch:\n\n- tier_gate — gates the tier \
+             resolver\n- meter_sync — gates the usage job\n\nThe hand-off mentions both without \
+             saying which one is the rollout switch, so I can't give you a single name with \
+             confidence.",
+            "## Best run\n\nThe hand-off lists **tier_gate** (dev WER 14.2%) as the best run so \
+             far.\n\nHowever, the run logs are not in the repository, so I cannot definitively \
+             confirm which run is currently the best.",
+            "In den Notizen stehen zwei Namen: tier_gate und meter_sync. Wer von beiden \
+             zuständig ist, geht aus der Datei nicht hervor.",
+        ] {
+            let (class, certain) = reading(a, Kind::Positive, "tier_gate", None);
+            assert!(!(class == "PASS" && certain), "{a}: {class} {certain}");
+        }
+        // A plain answer stays certain.
+        assert_eq!(
+            reading(
+                "The flag is `tier_gate`.",
+                Kind::Positive,
+                "tier_gate",
+                None
+            ),
+            ("PASS".to_string(), true)
+        );
+    }
+
+    #[test]
+    fn cues_1_9_a_longer_path_is_not_the_path() {
+        let a = "Credentials come from **kv/app/prod/db/replica** (HANDOFF.md:30).";
+        let (class, certain) = reading(a, Kind::Positive, "kv/app/prod/db", None);
+        assert!(!(class == "PASS" && certain), "{class} {certain}");
+        assert_eq!(
+            reading(
+                "Credentials come from **kv/app/prod/db**.",
+                Kind::Positive,
+                "kv/app/prod/db",
+                None
+            ),
+            ("PASS".to_string(), true)
+        );
+    }
+
+    #[test]
+    fn cues_1_9_a_true_value_set_apart_is_prior_won_in_any_language() {
+        let general = Some("2.0.21");
+        for a in [
+            "## Phiên bản Kotlin\n- **2.0.21** theo `gradle/libs.versions.toml`.",
+            "Versiunea: **2.0.21** (din `libs.versions.toml`).",
+        ] {
+            assert_eq!(
+                reading(a, Kind::Conflict, "1.9.22", general),
+                ("PRIOR_WON".to_string(), true),
+                "{a}"
+            );
+        }
+        // With a negation, a hedge or a question the language's reading stays uncertain.
+        for a in [
+            "## Phiên bản Kotlin\n- **2.0.21**, không chắc.",
+            "Versiunea: **2.0.21**? Nu am găsit confirmarea.",
+        ] {
+            let (class, certain) = reading(a, Kind::Conflict, "1.9.22", general);
+            assert!(!(class == "PRIOR_WON" && certain), "{a}: {class} {certain}");
+        }
     }
 
     #[test]

@@ -39,7 +39,10 @@ pub(crate) fn respelled_at(text: &str, token: &str) -> Vec<Range<usize>> {
     at.extend(separated_runs(text, token));
     at.extend(same_date(text, token));
     // The value boundary holds for re-spellings too (DESIGN §5.1).
-    at.retain(|r| stands_alone(text, r));
+    let path = token.contains('/');
+    at.retain(|r| {
+        stands_alone(text, r) && !(path && crate::values::path_continues(&text[r.end..]))
+    });
     at.sort_by_key(|r| (r.start, r.end));
     at.dedup();
     at.truncate(16);

@@ -172,6 +172,9 @@ pub(crate) fn word_hits<'t>(
     let fenced = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
     let check_left = fenced(needle.chars().next());
     let check_right = fenced(needle.chars().last());
+    // A path (`kv/kelp/prod/postgres`) continued by another segment (`…/replication`) is a
+    // longer path, as `ml-artifacts-prod-apne2` is a longer name.
+    let path = needle.contains('/');
     let re = cached_regex(&format!("(?i:{})", regex::escape(needle)));
     let mut from = 0;
     std::iter::from_fn(move || {
@@ -182,7 +185,9 @@ pub(crate) fn word_hits<'t>(
             let (left, right) = match boundary {
                 Boundary::Value => (
                     check_left && extends_before(&text[..m.start()]),
-                    check_right && extends_after(&text[m.end()..]),
+                    check_right
+                        && (extends_after(&text[m.end()..])
+                            || (path && path_continues(&text[m.end()..]))),
                 ),
                 Boundary::Word => (
                     check_left
@@ -203,4 +208,10 @@ pub(crate) fn word_hits<'t>(
         }
         None
     })
+}
+
+/// `tail` continues a path: a `/` followed by an ASCII letter or digit.
+pub(crate) fn path_continues(tail: &str) -> bool {
+    let mut after = tail.chars();
+    after.next() == Some('/') && after.next().is_some_and(|c| c.is_ascii_alphanumeric())
 }

@@ -48,6 +48,52 @@ pub(crate) fn absence_regex() -> &'static Regex {
     )
 }
 
+/// Negation and absence words of languages the lexicon has no refusal patterns for (Finnish,
+/// Norwegian, Danish, Icelandic, Tagalog, Swahili, Hausa, Yoruba, Hungarian, Romanian, Malay,
+/// Catalan, Lithuanian, Latvian, Albanian, Welsh, Hebrew, Arabic, Persian, Urdu, Hindi,
+/// Marathi, Bengali, Tamil, Telugu, Gujarati, Thai, Greek, Georgian, Amharic). Read only where
+/// an answer gives no value at all: there one of them means the answer may refuse in words no
+/// pattern knows ("DOI:ta ei löytynyt.", "Hakuna taarifa."), so it is never a certain `FAIL`.
+/// Wide on purpose: a false hit costs coverage, never a wrong certain class.
+pub(crate) fn world_absence(text: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:ei|eikä|eivät|emme|ette|löydy|löytynyt|löytänyt|puuttuu|tuntematon|mitään|missään|pole|puudub",
+            r"|ikke|ingen|intet|ingenting|aldri|mangler|ukjent|uklart|ukendt|uklar|inte|inget|inga|saknas|okänt|ekki|enginn",
+            r"|wala|walang|hindi",
+            r"|hakuna|hamna|sijui|sikupata|sikuona|haipo|hapana|haijulikani|haijabainishwa|haijaandikwa|haikupatikana|haikutajwa|hatuna|sina",
+            r"|babu|ban|bai|kò|rárá",
+            r"|nem|nincs|nincsen|sehol|semmi|semmilyen|hiányzik|ismeretlen",
+            r"|nu|niciun|nicio|nimic|nicăieri|lipsește|necunoscut",
+            r"|tidak|tiada|tak|bukan|belum|tanpa",
+            r"|enlloc|sense|cap\s+(?:valor|dada|registre|informació)",
+            r"|nėra|nav|nuk|dim|nid)\b",
+            r"|לא|אין|אינו|אינה|لا|لم|ليس|ليست|غير|لن|نیست|ندار|نکرد|نشد|نمی|هیچ|نہیں",
+            r"|नहीं|नाही|না|নেই|নাই|পাইনি|இல்லை|இல்லாத|தெரியாது|లేదు|తెలియదు|નથી|ไม่|δεν|όχι|κανέν|καμία|τίποτα|არ|არა|የለም",
+        ),
+    )
+    .is_match(text)
+}
+
+/// Negation and absence words of the partly covered languages (French, Italian, Portuguese,
+/// Dutch, Polish, Czech, Turkish and its negative suffixes, Indonesian, Vietnamese, Swedish,
+/// the Cyrillic Slavic languages): with [`world_absence`] and the covered languages' absence
+/// words, a sign that an answer may refuse in any language the readings know.
+pub(crate) fn partial_negation(text: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:pas|aucun\w*|rien|jamais|non|nessun\w*|niente|nulla|não|nao|nenhum\w*|nada|nem|niet|geen|niets|nergens",
+            r"|nie\w*|brak\w*|żadn\w*|nic|ne\w*|žádn\w*|değil|yok|hiç|không|khong|chưa|chua|tidak|belum|bukan|inte|ingen|inget|inga)\b",
+            r"|bilm|bulunam|bulamad|amad|emed|mamış|memiş|mıyor|miyor|muyor|müyor|\bне|\bни\b|нет|немає|няма|нема|\bбез\b",
+        ),
+    )
+    .is_match(text)
+}
+
 /// "No problem", "no worries", "kein Problem", "没问题": negation words that refuse nothing.
 pub(crate) fn courtesy_regex() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
