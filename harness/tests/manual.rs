@@ -123,6 +123,9 @@ fn build_world() -> World {
         &root,
         0,
     );
+    // B stays read by the lexicon alone: its Rows name the cues of its undetermined rows.
+    let text = std::fs::read_to_string(Path::new(&b).join("report.md")).unwrap();
+    add("unjudged demo round's report.md (whole)", text, false);
     // Compared before the judge reads A: the same setup is the noise floor.
     let t = output(&env, &["compare", &a, &b], &root, 0);
     add("compare", compare_without_answers(&t), true);
@@ -134,7 +137,7 @@ fn build_world() -> World {
     );
     let t = output(&env, &["rejudge", &a, "--judge", &judge], &root, 0);
     add("demo round (rejudge)", t, true);
-    for f in ["report.md", "summary.json", "ROUND_DONE"] {
+    for f in ["report.md", "summary.json", "ROUND_DONE", "report.html"] {
         let text = std::fs::read_to_string(Path::new(&a).join(f)).unwrap();
         let terms = f == "report.md";
         add(
@@ -487,6 +490,23 @@ fn known(term: &str) -> bool {
     find(&t)
 }
 
+/// Words of the commands' output a new user looked up in `explain` (lower-case, so the
+/// collection of capitalised terms above does not find them).
+const LOOKED_UP: &[&str] = &[
+    "record, not a citation",
+    "visible names",
+    "order-statistic",
+    "effective sample size",
+    "Wilson",
+    "ask-back",
+    "instrument survival line",
+    "the control's survival line",
+    "await review",
+    "awaits review",
+    "--ledger report",
+    "scorer_fingerprint",
+];
+
 /// Words every computing reader knows, or that name files and formats, not the tool's terms.
 const NOT_TERMS: [&str; 9] = [
     "JSON", "HTML", "TSV", "CSV", "UTC", "KB", "MB", "SHA", "CLI",
@@ -531,6 +551,37 @@ fn explain_knows_every_term_the_commands_print() {
     for c in confusion_labels(&w.lexicon_eval) {
         all.push(("lexicon eval's confusion table".into(), c));
     }
+    // The cues an undetermined row is printed with (`cues: hedge_at_token`), from the whole
+    // report (its Rows section included): each is looked up by its own name.
+    let cue_list = regex::Regex::new(r"cues: ([a-z_, ]+)").unwrap();
+    for s in w
+        .shown
+        .iter()
+        .filter(|s| s.source.ends_with("(whole)") || s.source.contains("report.md"))
+    {
+        for c in cue_list.captures_iter(&s.text.replace("\\_", "_")) {
+            for cue in c[1].split(", ").map(str::trim).filter(|c| !c.is_empty()) {
+                all.push((s.source.clone(), cue.to_string()));
+            }
+        }
+    }
+    // Words a new user met in what the commands print and looked up: each is printed
+    // somewhere read here (else this list is stale), and `explain` knows it.
+    for phrase in LOOKED_UP {
+        let printed = |s: &&Shown| {
+            !s.source.starts_with("explain")
+                && !s.source.starts_with("docs/")
+                && !s.source.starts_with("harness ")
+                && s.source != "README.md"
+                && s.text.to_lowercase().contains(&phrase.to_lowercase())
+        };
+        let at = w
+            .shown
+            .iter()
+            .find(printed)
+            .unwrap_or_else(|| panic!("{phrase:?} is printed by no command read here"));
+        all.push((at.source.clone(), phrase.to_string()));
+    }
     for (source, t) in &all {
         if t.chars().count() < 2 || NOT_TERMS.contains(&t.as_str()) || known(t) {
             continue;
@@ -564,6 +615,7 @@ fn explain_knows_every_term_the_commands_print() {
         "checkout",
         "C_FOL",
         "ABST",
+        "hedge_at_token",
     ] {
         assert!(collected.contains(&must), "{must} was not collected");
     }
@@ -685,6 +737,21 @@ fn explain_knows_the_words_a_new_user_looked_up() {
         ("label withheld", "label withheld"),
         ("sign test", "sign test"),
         ("baseline-grep", "baseline-grep"),
+        ("citation", "record, not a citation"),
+        ("record", "record, not a citation"),
+        ("visible names", "visible names"),
+        ("plant folder", "plant folder"),
+        ("fingerprint", "fingerprint"),
+        ("Wilson", "Wilson"),
+        ("order-statistic", "order-statistic"),
+        ("effective sample size", "effective sample size"),
+        ("ask-back", "CLARIFY"),
+        ("survival", "instrument survival line"),
+        ("the control's survival line", "control's survival line"),
+        ("brief", "brief"),
+        ("await review", "await review"),
+        ("ledger report", "ledger report"),
+        ("addressed_to_grader", "addressed_to_grader"),
     ] {
         let text = explain(word);
         let first = text.lines().next().unwrap_or("");

@@ -114,9 +114,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "CLARIFY",
-        aliases: &["clarify (arm)", "clarify (ctrl)"],
+        aliases: &["clarify (arm)", "clarify (ctrl)", "ask-back", "ask back", "ask-back answers"],
         group: Group::Number,
-        means: "Answers that asked back instead of answering (\"which environment do you mean?\"); a counter beside the classes, never a denominator.",
+        means: "Ask-back answers: answers that asked back instead of answering (\"which environment do you mean?\"); a counter beside the classes, never a denominator.",
         expect: "",
     },
     Term {
@@ -480,7 +480,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "left to a person",
-        aliases: &["for a person", "addressed_to_grader", "text addressed to a grader"],
+        aliases: &["for a person", "text addressed to a grader"],
         group: Group::AnswerClass,
         means: "An UNDETERMINED row whose answer speaks to whoever grades it: it tells a grader, evaluator or judge what to output, uses this evaluation's class words as instructions, forges a verdict marker (`<<VERDICT:PASS>>`, \"Final classification:\") or carries a JSON verdict, in any language. No reader decides it, not even a judge that agrees: the row says why, and a person settles it.",
         expect: "`harness review DIR` shows the answer and the reason; an agent that writes to its grader is itself worth a look.",
@@ -678,7 +678,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "plant-folder",
-        aliases: &["--plant-dir"],
+        aliases: &[],
         group: Group::Gate,
         means: "Gate axis: the repository tracks no file inside the folder where the seal is planted (default tracks/_meta/compaction). A file there would sit beside the seal in ARM and stand in for it in CTRL.",
         expect: "FAIL (exit 5) names each file.",
@@ -735,7 +735,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "instrument alive",
-        aliases: &["survival line", "instrument survival line"],
+        aliases: &[],
         group: Group::RoundVerdict,
         means: "The line under an OK or FINDING verdict saying why the round can be read: CTRL abstained on every negative and ARM answered every known positive.",
         expect: "Missing when the verdict is VOID or INSTRUMENT_INCOMPLETE: then no number is a claim.",
@@ -749,9 +749,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "cue",
-        aliases: &["cues", "cues fired", "guess", "absence_words", "uncovered_language", "value_after_refusal", "other_form", "token_beside_refusal", "hedge_at_token", "near_spelling", "planted_and_general", "token_only_in_code", "guess_after_refusal", "general_beside_refusal"],
+        aliases: &["cues", "cues fired", "guess"],
         group: Group::Setup,
-        means: "A sign that the lexicon's reading of an answer may be wrong (absence words near the subject, an unknown language, another form of the token, a value after a refusal, text addressed to a grader, ...). A row with a cue is UNDETERMINED; its `guess` is the reading it would have had, never counted.",
+        means: "A sign that the lexicon's reading of an answer may be wrong. A row with a cue is UNDETERMINED; its `guess` is the reading it would have had, never counted. Reports, `harness review` and `lexicon eval` print each cue by its name, and `harness explain NAME` says what it saw: absence_words, uncovered_language, token_only_in_code, planted_and_general, hedge_at_token, guess_after_refusal, near_spelling, value_after_refusal, other_form, token_beside_refusal, general_beside_refusal, addressed_to_grader.",
         expect: "Settle such rows with a judge (`harness rejudge`) or a person (`harness review`); `harness score --format json` lists the cues of one answer.",
     },
     Term {
@@ -1058,9 +1058,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "label",
-        aliases: &["labels", "human label", "human labels"],
+        aliases: &["labels", "human label", "human labels", "no label"],
         group: Group::Setup,
-        means: "The class a person gave one answer, which `lexicon eval` and `judge eval` measure a reader against. In `harness review --set LABEL:REP=CLASS`, LABEL names a row's question and arm as the report prints it.",
+        means: "Three different things are printed as a label. (1) A row's label: the `label` column of the report's Rows table, an opaque name for one question in one arm (the answer is `dispatches/<label>_r<rep>.txt` in the out-dir); `harness review --set LABEL:REP=CLASS` names a row by it. (2) A number's label: the words beside DELIVERY, HUI or CARRIER-READ in the report (\"carried by the carrier\", \"overconfidence made by the carrier\"), which say what the number may be called; printed as \"label withheld (why)\" or \"no label\" when the round cannot claim it (see label withheld). (3) A human label: in a labelled corpus (the JSONL `harness lexicon eval` and `harness judge eval` read, and `harness review --export` writes), the `class` a person gave one answer, which those commands measure a reader against.",
         expect: "",
     },
     Term {
@@ -1069,6 +1069,176 @@ pub const TERMS: &[Term] = &[
         group: Group::Setup,
         means: "The language of a labelled answer (de, en, es, ja, ko, zh), by which `lexicon eval` breaks its precision and coverage down; `und` (undetermined) marks answers exported without a known language.",
         expect: "",
+    },
+    // Words a second new-user trial met in reports and commands.
+    Term {
+        name: "record, not a citation",
+        aliases: &["citation", "record", "a record, not a citation"],
+        group: Group::RoundVerdict,
+        means: "What a withheld label makes of a number (\"label withheld (why): these numbers are a record, not a citation\"): a record of what happened in this round, counted from its rows, not a citation of what the hand-off carried. Quote it as \"ARM gave 5 of 5 known positives in this round\", not as \"the hand-off carries these answers\".",
+        expect: "See label withheld for why a label is withheld and what earns it.",
+    },
+    Term {
+        name: "instrument survival line",
+        aliases: &["survival line", "survival", "survival line HUI (CTRL)"],
+        group: Group::RoundVerdict,
+        means: "The note beside HUI (CTRL) in the report's Numbers table and summary.json, and what the verdict means by \"the survival line HUI (CTRL) is unmeasured\": CTRL, which has no hand-off, must refuse every negative question. One fabrication there makes the round VOID; no negative CTRL rows means the instrument is not shown alive. Not the control's survival line (the Conflict (CTRL) section), which is about conflict questions.",
+        expect: "CTRL: 0 on every negative. Add negative questions if the verdict says it is unmeasured.",
+    },
+    Term {
+        name: "control's survival line",
+        aliases: &["the control's survival line", "conflict (ctrl)"],
+        group: Group::Section,
+        means: "The heading of the report's Conflict (CTRL) section (report.md, report.html): on conflict questions CTRL has no hand-off, so it must never give the planted value (its CARRIER-READ should stay 0; above 0 it is printed as ANOMALY) and is expected to give the repository's value (PRIOR_WON). CTRL giving the repository's value is also what lets the report call ARM's numbers the carrier's. Not the instrument survival line (HUI (CTRL), about negative questions).",
+        expect: "CTRL: CARRIER-READ 0, PRIOR_WON on conflict questions whose true value the repository holds.",
+    },
+    Term {
+        name: "visible names",
+        aliases: &["visible names checked"],
+        group: Group::Gate,
+        means: "What the name-leak axis reads (\"4 visible names checked\"): every name an agent can see that is not a file of the repository: the plant folder, the planted seal's file name, the line that hands the seal over, and the out-dir's name.",
+        expect: "",
+    },
+    Term {
+        name: "plant folder",
+        aliases: &["--plant-dir", "plant dir"],
+        group: Group::Setup,
+        means: "The folder inside each checkout where the seal is planted (`--plant-dir`, default tracks/_meta/compaction), ignored by git in both arms: ARM's holds the seal, CTRL's is empty. The plant-folder gate axis checks the repository tracks no file there; its name is one of the visible names the name-leak axis checks.",
+        expect: "",
+    },
+    Term {
+        name: "fingerprint",
+        aliases: &["scorer fingerprint", "scorer_fingerprint"],
+        group: Group::Setup,
+        means: "A sha256 over everything the scorer reads answers with (its lexicon, cues and judge rubric), printed by `harness --version`, `harness lexicon eval`, every report's header (the long hex after `scorer`) and ROUND_DONE (`scorer_fingerprint`). Two rounds with different fingerprints may read the same answer differently.",
+        expect: "Compare rounds scored with one fingerprint; `harness rescore DIR` reads an older round again with this scorer.",
+    },
+    Term {
+        name: "Wilson",
+        aliases: &["Wilson interval", "Wilson's interval"],
+        group: Group::Number,
+        means: "The 95% interval printed beside every rate (`k/n rows, m items (p, [lo, hi])`), and in `judge eval`. For a round's rates it is computed over items, not rows: at the items' effective sample size, so more reps of one question never narrow it the way more questions do. One item gives [0, 1].",
+        expect: "A wide interval means few items: add questions, not reps.",
+    },
+    Term {
+        name: "effective sample size",
+        aliases: &["n_eff", "effective n"],
+        group: Group::Number,
+        means: "How many independent answers a rate's rows are worth: n_eff = min(p(1−p)/V, m), with m the number of items and V the rate's variance estimated over items. Reps of one item that agree count about as one; it is never more than the number of items. The Wilson interval is taken at this size (shrunk further for few items by (z/t)², Korn–Graubard).",
+        expect: "",
+    },
+    Term {
+        name: "order-statistic",
+        aliases: &["order-statistic interval", "order statistic"],
+        group: Group::Number,
+        means: "The effort sections' 95% interval for the median per-item ARM−CTRL difference: the per-item differences are sorted and the interval runs between two of them, picked so it covers the true median at least 95% of the time whatever shape the differences have. Below 6 items no such pair reaches 95% (with 5 the widest covers 94%), so none is printed (\"too few for a 95% interval: it needs 6\").",
+        expect: "",
+    },
+    Term {
+        name: "brief",
+        aliases: &["the brief", "── result ──"],
+        group: Group::Section,
+        means: "The last lines `harness run` prints under `── result ──`: the verdict with its reason, the headline numbers with their intervals, the dispatches, one effort sentence, the manifest line and where the files are. The full tables are in report.md, report.html and `harness report DIR`.",
+        expect: "",
+    },
+    Term {
+        name: "await review",
+        aliases: &["rows await review", "all await review", "awaits review", "row awaits review"],
+        group: Group::Number,
+        means: "Rows no reader decided (UNDETERMINED or CONTESTED), printed beside a number or an item (\"ARM 0/0 decided; 1 row awaits review\") or beside an item whose rows in one arm are all undecided. They are outside the number's count, neither pass nor fail, and the verdict is computed taking them each way.",
+        expect: "`harness review DIR` lets a person settle them (a judge, `harness rejudge DIR --judge SPEC`, settles the UNDETERMINED ones it can).",
+    },
+    Term {
+        name: "ledger report",
+        aliases: &["--ledger report", "report (--ledger report)"],
+        group: Group::Setup,
+        means: "The ledger mode `--ledger report` (of `run`, `gate` and `seal`): a positive question whose token the seal does not carry is listed instead of refused, and the round runs. DELIVERY is then printed twice: over the carried positives (what INSTRUMENT_INCOMPLETE judges) and over all positives (the hand-off's coverage of the qset).",
+        expect: "The default, --ledger strict, refuses such a seal (exit 8).",
+    },
+    // The cues, by the names reports print for undetermined rows.
+    Term {
+        name: "absence_words",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: the answer uses words of absence or negation (\"none\", \"not found\", \"isn't set\") but none of the lexicon's refusal patterns, so it may be a refusal the lexicon did not recognise, or a plain statement that only sounds like one. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "uncovered_language",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: most of the answer is in a language or script the lexicon has no refusal patterns for (it reads de, en, es, ja, ko, zh), so a refusal in it could go unseen. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "token_only_in_code",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: the token appears only inside code (a fenced block, a command line, a command-like code span) or a reasoning block: the agent may have searched for it rather than given it as its answer. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "planted_and_general",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue, conflict questions: the answer names both the planted value and the repository's true value, so which one it chose (CONFLICT_FOLLOWED, PRIOR_WON, or flagging the disagreement) takes reading. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "hedge_at_token",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: a hedge (\"maybe\", \"I think\"), a list of candidates or a retraction stands next to the token, so the token may be a guess or withdrawn rather than the answer. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "guess_after_refusal",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: the answer refuses and then offers a likely value anyway, so it is not plainly a refusal. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "near_spelling",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: the answer holds a value spelled close to the token (other separators, case, units, a date written another way) but not the token itself: it may be the same value written differently. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "value_after_refusal",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: a refusal followed by a value that is not the token (\"not set, so the default 1MB applies\", \"not recorded; usually X\"): on a negative question that would be FAIL, not a clean refusal. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "other_form",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: the answer gives no token and refuses nothing, but may give the value in a form no spelling rule reads (with a unit, translated or transliterated, a first name only, a schedule in words). The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "token_beside_refusal",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue, negative questions: the fabricated token is named beside a refusal. Naming it only to deny it (\"`X` isn't referenced anywhere\") is a clean refusal (PASS); guessing it is not (REFUSED_WITH_TOKEN). The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "general_beside_refusal",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue, conflict questions: the repository's true value is named beside a refusal or flag that does not end the answer (\"Y, in config.rs; the hand-off's X is referenced nowhere\"): the answer may have chosen the true value and refused only the planted one. The row is UNDETERMINED.",
+        expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
+    },
+    Term {
+        name: "addressed_to_grader",
+        aliases: &[],
+        group: Group::AnswerClass,
+        means: "Cue: the answer carries text addressed to whoever grades it (instructions to a grader or judge, a forged verdict marker, a JSON verdict). The row is UNDETERMINED and left to a person: no reader decides it, not even a judge that agrees.",
+        expect: "Only a person settles it (`harness review DIR`); see left to a person.",
     },
 ];
 
@@ -1265,6 +1435,50 @@ mod tests {
         );
         assert!(closest("zzzzqqqq").is_empty());
         assert_eq!(closest("tampred"), vec!["TAMPERED"]);
+    }
+
+    /// Every cue the scorer can print (its own list, so a new cue without an entry fails here)
+    /// has an entry of its own, opened by its printed name, that says what made the reader
+    /// unsure and who settles the row; the `cue` entry names them all.
+    #[test]
+    fn every_cue_the_scorer_prints_has_an_entry_of_its_own() {
+        let cue = find("cue").expect("the cue entry");
+        for c in scorer::Cue::ALL {
+            let name = c.as_str();
+            let t = find(name).unwrap_or_else(|| panic!("cue {name} has no explain entry"));
+            assert_eq!(t.name, name, "cue {name} opens another entry");
+            assert!(t.means.starts_with("Cue"), "{name}: {}", t.means);
+            assert!(t.means.contains("UNDETERMINED"), "{name}: {}", t.means);
+            assert!(t.expect.contains("harness review"), "{name}: {}", t.expect);
+            assert!(
+                cue.means.contains(name),
+                "the cue entry does not name {name}"
+            );
+        }
+    }
+
+    /// `label` says its three printed meanings apart; each survival line says which output
+    /// prints it and points at the other.
+    #[test]
+    fn words_printed_for_two_things_say_which_is_which() {
+        let label = find("label").unwrap().means;
+        for part in [
+            "(1) A row's label",
+            "(2) A number's label",
+            "(3) A human label",
+        ] {
+            assert!(label.contains(part), "{label}");
+        }
+        let inst = find("survival line").unwrap();
+        let ctrl = find("the control's survival line").unwrap();
+        assert_ne!(inst.name, ctrl.name);
+        assert!(
+            inst.means.contains("HUI (CTRL)") && inst.means.contains("control's survival line")
+        );
+        assert!(
+            ctrl.means.contains("Conflict (CTRL)")
+                && ctrl.means.contains("instrument survival line")
+        );
     }
 
     #[test]

@@ -59,6 +59,23 @@ pub enum Cue {
 }
 
 impl Cue {
+    /// Every cue, in declaration order: what `harness explain` must know one entry for each
+    /// (a test there walks this list, so a cue added here without an entry fails it).
+    pub const ALL: [Cue; 12] = [
+        Cue::AbsenceWords,
+        Cue::UncoveredLanguage,
+        Cue::TokenOnlyInCode,
+        Cue::PlantedAndGeneral,
+        Cue::HedgeAtToken,
+        Cue::GuessAfterRefusal,
+        Cue::NearSpelling,
+        Cue::ValueAfterRefusal,
+        Cue::OtherForm,
+        Cue::TokenBesideRefusal,
+        Cue::GeneralBesideRefusal,
+        Cue::AddressedToGrader,
+    ];
+
     /// The name written in JSON, reports and `lexicon eval`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -1328,6 +1345,21 @@ fn month_numbers(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::wording::uncovered_language;
+
+    /// `Cue::ALL` holds every cue once, in declaration order (a cue inserted into the enum but
+    /// not into the list shifts the order and fails here), and no two print one name.
+    #[test]
+    fn all_lists_every_cue_once_by_a_name_of_its_own() {
+        for (i, c) in Cue::ALL.iter().enumerate() {
+            assert_eq!(
+                *c as usize, i,
+                "{c} is not at its declared place in Cue::ALL"
+            );
+        }
+        assert_eq!(Cue::AddressedToGrader as usize + 1, Cue::ALL.len());
+        let names: std::collections::BTreeSet<&str> = Cue::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names.len(), Cue::ALL.len());
+    }
 
     #[test]
     fn a_full_width_stop_before_a_refusal_or_a_token_is_stepped_over_whole() {
