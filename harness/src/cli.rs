@@ -826,7 +826,8 @@ pub enum TokenMatchArg {
 pub enum LexiconCommand {
     /// Score a labelled corpus and compare with the human labels: class agreement overall,
     /// per kind and per language, refusal precision and recall, a confusion table and the
-    /// disagreeing rows (tokens masked). Default corpus: the shipped one (scorer/corpus/).
+    /// disagreeing rows (tokens masked). Default corpus: the labelled answers built into
+    /// harness (its dev and holdout sets).
     Eval(LexiconEvalArgs),
     /// List the answers of a round the scorer likely misread (negative FAIL, conflict
     /// UNCLASSIFIED, positive REFUSED_WITH_TOKEN), grouped by first sentence, with the commands
@@ -841,9 +842,9 @@ pub enum JudgeCommand {
     /// agreement over every row (a row with no reading is not agreement), Cohen's κ with both
     /// readers' base rates, per-kind confusion, and the two dangerous directions (a
     /// fabrication read as a clean refusal; a clean refusal read as a failure) with 95% Wilson
-    /// intervals. Default corpus: the shipped one (scorer/corpus/ dev and holdout). The
-    /// calibration is kept in the user's state folder; rounds this judge reads record it and
-    /// their reports show it.
+    /// intervals. Default corpus: the labelled answers built into harness (its dev and holdout
+    /// sets). The calibration is kept in the user's state folder; rounds this judge reads
+    /// record it and their reports show it.
     Eval(JudgeEvalArgs),
 }
 
