@@ -918,3 +918,59 @@ fn help_and_guide_promise_what_the_commands_do() {
     }
     assert!(checked >= 5, "only {checked} verdict headings checked");
 }
+
+/// The guide says what the code does where a new user checked it: the walkthrough's CTRL-only
+/// step prints `OK (not claimed)` and the README says what that means there; McNemar's two
+/// small-sample thresholds (where p < 0.05 first becomes possible, and where the report stops
+/// calling it underpowered) are the code's, both stated, in the guide and in `explain`.
+#[test]
+fn the_guide_states_the_outputs_and_thresholds_the_code_has() {
+    let w = world();
+    let ctrl_only = &w
+        .shown
+        .iter()
+        .find(|s| s.source == "CTRL-only round")
+        .expect("the CTRL-only round was read")
+        .text;
+    assert!(ctrl_only.contains("OK (not claimed)"), "{ctrl_only}");
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let step = readme
+        .split("### ")
+        .find(|s| s.contains("--arms CTRL"))
+        .expect("the README's CTRL-only step");
+    assert!(
+        step.contains("`OK (not claimed)`") && step.contains("no rule about the hand-off"),
+        "the README's CTRL-only step does not say what OK (not claimed) means:\n{step}"
+    );
+
+    // The first b+c at which the exact McNemar can reach p < 0.05, from the code.
+    let reachable = (1..20)
+        .find(|n| {
+            reports::stats::mcnemar_exact(*n, 0)
+                .min_p
+                .is_some_and(|p| p < 0.05)
+        })
+        .unwrap();
+    let underpowered = reports::summary::SMALL_SAMPLE;
+    assert!(reachable < underpowered);
+    let first = format!("b+c = {reachable}");
+    let second = format!("b+c = {underpowered}");
+    let mcnemar = reports::glossary::find("McNemar").unwrap().means;
+    for (source, text) in [
+        (
+            "docs/compare.md",
+            std::fs::read_to_string(workspace_root().join("docs/compare.md")).unwrap(),
+        ),
+        (
+            "docs/reports.md",
+            std::fs::read_to_string(workspace_root().join("docs/reports.md")).unwrap(),
+        ),
+        ("explain McNemar", mcnemar.to_string()),
+    ] {
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(&first) && flat.contains(&second) && flat.contains("underpowered"),
+            "{source} does not state both McNemar thresholds ({first}, {second})"
+        );
+    }
+}

@@ -193,6 +193,39 @@ fn the_reviewer_is_named_or_the_review_is_refused() {
     assert!(read(&out.join("review.jsonl")).contains("\"reviewer\":\"Ada Reviewer\""));
 }
 
+/// What the guide says: the reviewer's name comes from the global git configuration, never
+/// from a repository's own `.git/config`, not even when review runs inside that repository
+/// (the round folder is outside it).
+#[test]
+fn a_repositorys_own_user_name_is_not_the_reviewer() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("local");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = round(&env, &dir, "out");
+    let neg = label(&out, "q2", "CTRL");
+    let repo = env.tmp().join("clone");
+    let r = git2::Repository::init(&repo).unwrap();
+    r.config()
+        .unwrap()
+        .set_str("user.name", "Repo Local")
+        .unwrap();
+    assert!(read(&repo.join(".git/config")).contains("Repo Local"));
+    env.harness()
+        .current_dir(&repo)
+        .arg("review")
+        .arg(&out)
+        .args(["--set", &format!("{neg}:1=PASS")])
+        .env("USER", "from-user-var")
+        .assert()
+        .code(0);
+    let review = read(&out.join("review.jsonl"));
+    assert!(
+        review.contains("\"reviewer\":\"from-user-var\""),
+        "{review}"
+    );
+    assert!(!review.contains("Repo Local"), "{review}");
+}
+
 #[test]
 fn a_refusing_review_or_rejudge_writes_nothing_tampered_running_or_locked() {
     let env = TestEnv::new();

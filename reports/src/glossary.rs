@@ -229,7 +229,7 @@ pub const TERMS: &[Term] = &[
         name: "McNemar",
         aliases: &["mcnemar (exact)", "discordant", "discordant items"],
         group: Group::Number,
-        means: "An exact test on item majorities: b = items good only in the first round or arm, c = good only in the second; ties are dropped. It states the smallest p its b+c can reach: below 0.05 only from b+c = 6.",
+        means: "An exact test on item majorities: b = items good only in the first round or arm, c = good only in the second; ties are dropped. It states the smallest p its b+c can reach (2·½^(b+c)): below 0.05 only from b+c = 6. Below b+c = 10 the report also notes \"McNemar underpowered\": from 6 to 9 discordant items p < 0.05 is reachable, but only when they (nearly) all moved one way, so a real but mixed effect still shows nothing.",
         expect: "A p that cannot go below 0.05 says the round has too few discordant items to show anything, not that there is no effect.",
     },
     Term {
