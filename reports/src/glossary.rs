@@ -1171,7 +1171,7 @@ pub const TERMS: &[Term] = &[
         name: "uncovered_language",
         aliases: &[],
         group: Group::Cue,
-        means: "Cue: most of the answer is in a language or script the lexicon has no refusal patterns for (it reads de, en, es, ja, ko, zh), so a refusal in it could go unseen. The row is UNDETERMINED.",
+        means: "Cue: most of the answer is in a language or script the lexicon does not cover, or covers only in part (`harness lexicon eval` shows which languages it is measured on), so a refusal in it could go unseen. The row is UNDETERMINED.",
         expect: "A judge (`harness rejudge DIR --judge SPEC`) or a person (`harness review DIR`) settles it.",
     },
     Term {
