@@ -281,6 +281,8 @@ fn export_refuses(
 
 /// A corpus row's id as `--export` writes it: `<label>_r<rep>:<qid>:<answer sha256>` (the
 /// corpus format has no other field for them, and `lexicon eval` refuses unknown fields).
+/// Who decided the class is the row's `decided_by` (`lexicon eval` sets aside the rows a
+/// lexicon labelled).
 fn export_id(label: &str, rep: u32, qid: &str, sha: &str) -> String {
     format!("{label}_r{rep}:{qid}:{sha}")
 }
@@ -757,6 +759,7 @@ fn export(out: &Path, file: &Path) -> Result<Exit> {
             "class": r.verdict.class,
             "refuses": refuses,
             "lang": "und",
+            "decided_by": by,
             "note": format!(
                 "{} {} r{}; decided by {by}; refuses {refuses_from}; qset sha256 {}",
                 r.qid,
