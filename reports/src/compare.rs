@@ -228,7 +228,7 @@ fn caution(v: InstrumentVerdict) -> Option<&'static str> {
             Some("its known-positive ARM was not perfect; its numbers are not claims")
         }
         InstrumentVerdict::CarrierUnread => {
-            Some("the asserted prior beat the planted value; its DELIVERY may not be cited")
+            Some("ARM gave the repository's own value more often than the planted one; its DELIVERY cannot be quoted as what the hand-off delivered")
         }
         InstrumentVerdict::NeedsReview => {
             Some("its verdict depends on rows no reader decided (`harness review`)")
