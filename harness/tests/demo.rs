@@ -121,6 +121,23 @@ fn the_terminal_report_never_prints_a_token() {
         .code(0);
     let report = String::from_utf8_lossy(&r.get_output().stdout).to_string();
     assert!(report.contains("‹token›"), "{report}");
+    // A conflict's true value in an answer (CTRL's httpx pin, PRIOR_WON) is masked as the true
+    // value, never as the planted token: the reader is not told the planted value was given.
+    assert!(
+        report.contains("pinned to ‹general›") && !report.contains("pinned to ‹token›"),
+        "{report}"
+    );
+    // The gate's list of where a true value occurs in the repository marks it the same way.
+    let g = harness()
+        .args(["run", "--out", "gate-shown"])
+        .current_dir(dir.path())
+        .assert()
+        .code(0);
+    let gate = String::from_utf8_lossy(&g.get_output().stdout).to_string();
+    assert!(
+        gate.contains("\"httpx==‹general›\"") && !gate.contains("httpx==‹token›"),
+        "{gate}"
+    );
     out.push_str(&report);
     let demo = harness::demo::demo().unwrap();
     let qset = scorer::qset::parse(demo.qset, "demo").unwrap();

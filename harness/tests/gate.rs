@@ -449,6 +449,33 @@ fn manifest_round_trip_and_mismatches() {
         .code(10);
 }
 
+/// The built-in agent is sealed as what it is: the harness's offline stand-in, with no CLI
+/// version and no model (not "the CLI's default" model of a CLI that does not exist), by
+/// `seal` and `verify` alike; the manifest still verifies.
+#[test]
+fn a_sealed_built_in_agent_is_shown_as_the_offline_stand_in() {
+    let f = fixture(&[]);
+    let m = f.work.join("manifest.json");
+    for a in [seal(&f, &m).code(0), verify_manifest(&f, &m, &[]).code(0)] {
+        let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+        let line = |k: &str| {
+            out.lines()
+                .find(|l| l.trim_start().starts_with(k))
+                .unwrap_or_else(|| panic!("no {k} line: {out}"))
+                .to_string()
+        };
+        assert!(
+            line("agent_version").contains("none: the built-in offline stand-in"),
+            "{out}"
+        );
+        assert!(
+            line("model").contains("none: the built-in offline stand-in uses no model"),
+            "{out}"
+        );
+        assert!(!out.contains("the CLI's default"), "{out}");
+    }
+}
+
 /// The token rule is a field of the manifest a reader sees, and a verify under the other rule
 /// names it as what differs.
 #[test]

@@ -736,7 +736,7 @@ fn a_ctrl_only_round_claims_nothing_of_a_seal() {
     );
     assert!(!md.contains("the seal carries every"), "{md}");
     assert!(
-        md.contains("label withheld (no ARM arm in this round: a CTRL-only round)"),
+        md.contains("because no ARM arm in this round: a CTRL-only round"),
         "{md}"
     );
     assert!(!md.contains("no ARM conflict rows"), "{md}");

@@ -82,6 +82,34 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
     let review = std::fs::read_to_string(out.join("review.jsonl")).unwrap();
     assert!(review.contains("\"reviewer\":\"tester\""), "{review}");
 
+    // Nothing left to review: said plainly (how many rows, decided by whom), exit 0, and the
+    // out-dir is byte for byte what it was (but the lock files, which name the pid that last
+    // held the round while it was read).
+    let before = tree_bytes(&out);
+    let a = harness()
+        .args(["review"])
+        .arg(&out)
+        .args(["--reviewer", "tester"])
+        .assert()
+        .code(0);
+    let said = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        said.contains("nothing awaits review: all 4 rows of this round are decided")
+            && said.contains("1 by a person")
+            && said.contains("by the lexicon alone"),
+        "{said}"
+    );
+    let after = tree_bytes(&out);
+    let changed: Vec<&String> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "review wrote into the round: {changed:?}"
+    );
+
     // The answer changes under the decision: the round is refused, the decision never applied
     // to other bytes (the journal's hash check fires first; review.jsonl's is the unit test's).
     let answer = dispatch_file(&out, &format!("{label}_r1"), "txt");
@@ -158,4 +186,25 @@ fn a_verdict_that_holds_either_way_counts_only_decided_rows() {
             && l.ends_with(", 1 undetermined")),
         "{text}"
     );
+}
+
+/// Every file under `dir` with its bytes, by relative path.
+fn tree_bytes(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                if rel.starts_with("journal/") && rel.ends_with("lock") {
+                    continue;
+                }
+                out.insert(rel, std::fs::read(&p).unwrap_or_default());
+            }
+        }
+    }
+    out
 }

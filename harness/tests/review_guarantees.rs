@@ -713,6 +713,11 @@ fn an_export_is_refused_in_a_work_tree_and_read_back_by_from_and_lexicon_eval() 
         .assert()
         .code(0);
     assert_eq!(read(&outside).lines().count(), 4);
+    let people = read(&outside)
+        .lines()
+        .filter(|l| l.contains("\"decided_by\":\"person\""))
+        .count();
+    assert_eq!(people, 1, "{}", read(&outside));
     let o = env
         .harness()
         .args(["lexicon", "eval"])
@@ -720,9 +725,16 @@ fn an_export_is_refused_in_a_work_tree_and_read_back_by_from_and_lexicon_eval() 
         .output()
         .unwrap();
     assert!(
-        !String::from_utf8_lossy(&o.stderr).contains("not a corpus") && o.status.code() != Some(2),
+        !String::from_utf8_lossy(&o.stderr).contains("not a corpus") && o.status.code() == Some(0),
         "{}",
         show(&o)
+    );
+    // Only the person's row is measured; the lexicon's own three are set aside, said.
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        text.contains(": 1 row\n")
+            && text.contains("not counted         3 rows labelled by the lexicon itself"),
+        "{text}"
     );
     // Read back into another user's round of the same design (no decision of theirs to
     // reuse): the person's rows settle it.
@@ -903,15 +915,47 @@ fn an_export_marks_a_refusing_positive_as_a_refusal() {
         })
         .unwrap_or_else(|| panic!("no ARM positive in {rows:?}"));
     assert_eq!(arm_pos["refuses"], false, "{arm_pos}");
-    // lexicon eval on the export: the refusal is counted as one by both readers.
-    let text = String::from_utf8(
-        env.harness()
-            .args(["lexicon", "eval"])
+    // Every row says who decided it; here no person did: the labels are the lexicon's own
+    // readings, and lexicon eval on them measures nothing (never an agreement of 1.000).
+    assert!(
+        rows.iter()
+            .all(|r| r["decided_by"] == "lexicon" || r["decided_by"] == "both"),
+        "{rows:?}"
+    );
+    let o = env
+        .harness()
+        .args(["lexicon", "eval"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(!text.contains("1.000"), "{text}");
+    assert!(
+        text.contains("class agreement     UNMEASURED (0/0)")
+            && text.contains(&format!("UNMEASURED: no row is labelled by a person or a judge: all {} rows are labelled by the lexicon itself", rows.len())),
+        "{text}"
+    );
+    // A floor is missed by a figure that was not measured.
+    env.harness()
+        .args(["lexicon", "eval", "--min-agreement", "0.5"])
+        .arg(&file)
+        .assert()
+        .code(1);
+    let json: serde_json::Value = serde_json::from_slice(
+        &env.harness()
+            .args(["lexicon", "eval", "--format", "json"])
             .arg(&file)
             .output()
             .unwrap()
             .stdout,
     )
     .unwrap();
-    assert!(text.contains("refusal precision   1.000"), "{text}");
+    assert_eq!(json["total"]["rows"], 0, "{json}");
+    assert_eq!(
+        json["corpora"][0]["not_counted"]["rows"],
+        rows.len(),
+        "{json}"
+    );
+    assert!(json["unmeasured"].is_string(), "{json}");
 }

@@ -85,9 +85,10 @@ pub fn render(report: &Report, facts: &RunFacts, color: bool) -> String {
         // The label decision the number lines of report.md and report.html print: the brief
         // says it too, from the same field, unless the reason above already does.
         if let Some(why) = &s.label_withheld {
-            if !s.verdict_reason.contains("label withheld") {
+            if !s.verdict_reason.contains(crate::summary::WITHHELD) {
                 out.push(format!(
-                    "{prefix_painted}  label withheld ({}): these numbers are a record, not a citation",
+                    "{prefix_painted}  {}, because {}",
+                    crate::summary::WITHHELD,
                     sanitize::excerpt(why, 300)
                 ));
             }

@@ -87,6 +87,23 @@ fn ledger_word(m: &crate::RoundMeta) -> String {
     }
 }
 
+/// Whether the round ran against a manifest, and whether it sealed the design too: a sealed
+/// round and an unsealed one are not one setup twice.
+fn sealed_word(m: &crate::RoundMeta) -> String {
+    match m.manifest {
+        crate::ManifestStatus::Match if m.design_sealed => {
+            "yes (manifest matched, design sealed)".into()
+        }
+        crate::ManifestStatus::Match => {
+            "inputs only (manifest matched; the design was not sealed)".into()
+        }
+        crate::ManifestStatus::Unverified => "no (run without a manifest: UNVERIFIED)".into(),
+        crate::ManifestStatus::JudgeChanged => {
+            "no (read by another judge than the sealed one: JUDGE_CHANGED)".into()
+        }
+    }
+}
+
 /// Why two rounds are not compared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
@@ -211,7 +228,7 @@ fn caution(v: InstrumentVerdict) -> Option<&'static str> {
             Some("its known-positive ARM was not perfect; its numbers are not claims")
         }
         InstrumentVerdict::CarrierUnread => {
-            Some("the asserted prior beat the planted value; its DELIVERY may not be cited")
+            Some("ARM gave the repository's own value more often than the planted one; its DELIVERY cannot be quoted as what the hand-off delivered")
         }
         InstrumentVerdict::NeedsReview => {
             Some("its verdict depends on rows no reader decided (`harness review`)")
@@ -270,6 +287,7 @@ pub fn compare(
     let mut differences = Vec::new();
     for (field, x, y) in [
         ("seal", seal_word(a), seal_word(b)),
+        ("sealed", sealed_word(&ra.meta), sealed_word(&rb.meta)),
         ("agent", a.agent.clone(), b.agent.clone()),
         (
             "CLI version",
@@ -615,9 +633,9 @@ impl Comparison {
     /// The first thing every format says after any caution: the noise floor, or what differs.
     pub fn headline(&self) -> String {
         if self.noise_floor {
-            "NOISE FLOOR: A and B ran the same seal, agent, CLI version, model, harness, protocol, \
-             timeout, reps, sandbox, scorer, judge and person review; every difference below is \
-             run-to-run noise of this setup"
+            "NOISE FLOOR: A and B ran the same seal, sealed design, agent, CLI version, model, \
+             harness, protocol, timeout, reps, sandbox, scorer, judge and person review; every \
+             difference below is run-to-run noise of this setup"
                 .into()
         } else {
             let fields: Vec<&str> = self.differences.iter().map(|d| d.0.as_str()).collect();

@@ -10,7 +10,7 @@ const NAME_MAX: usize = 80;
 /// What the terminal header says about the answers it shows: the binary masks every token
 /// before it renders for a terminal (stdout becomes logs, logs become corpus).
 pub(crate) const TERMINAL_ANSWERS: &str =
-    "excerpts cut short; every qset token and true value shown as ‹token› (the out-dir files hold the answers whole)";
+    "excerpts cut short; every qset token shown as ‹token›, every conflict's true (general) value as ‹general› (the out-dir files hold the answers whole)";
 
 /// What the file formats say about the answers they hold: whole, tokens in clear.
 pub(crate) const FILE_ANSWERS: &str =

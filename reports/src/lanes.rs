@@ -170,7 +170,7 @@ pub fn verdict_fixtures() -> Vec<VerdictFixture> {
     set(&mut r, "c1", Arm::Arm, 1, Class::PriorWon);
     set(&mut r, "c1", Arm::Arm, 2, Class::PriorWon);
     add(
-        "CARRIER_UNREAD: asserted prior beats the planted value",
+        "CARRIER_UNREAD: the repository's own value beats the planted one",
         r,
         InstrumentVerdict::CarrierUnread,
         true,

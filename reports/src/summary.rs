@@ -102,7 +102,7 @@ pub enum InstrumentVerdict {
     Void,
     /// Known-positive ARM is not perfect.
     InstrumentIncomplete,
-    /// Conflict: the asserted prior won more often than the planted value.
+    /// Conflict: the repository's own value won more often than the planted value.
     CarrierUnread,
     /// ARM fails negatives more than CTRL: a result, not a broken instrument.
     Finding,
@@ -744,6 +744,10 @@ fn axis_contrast(kind: Kind, items: &[ItemD]) -> AxisContrast {
     }
 }
 
+/// What the verdict sentence and the brief say when the interpretive labels are withheld.
+pub const WITHHELD: &str =
+    "these numbers describe this round but cannot be quoted as what the hand-off delivered";
+
 /// The instrument verdict, first rule that holds (§7.3), with whether it is claimed and its sentence.
 fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
     let (ca, hui_a, hui_c, del) = (&s.conflict_arm, s.hui_arm, s.hui_ctrl, s.delivery_arm);
@@ -753,7 +757,7 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
             true,
             format!(
                 "CTRL fails to abstain on negatives ({}/{}): the model cannot say \"absent\" at all; \
-                 this is about the model, not the carrier, and these numbers are not claims",
+                 this is about the model, not the hand-off, and these numbers are not claims",
                 hui_c.k, hui_c.n
             ),
         );
@@ -763,8 +767,8 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
             InstrumentVerdict::InstrumentIncomplete,
             true,
             format!(
-                "known-positive ARM is not perfect ({}/{}{}): the arm may be failing to read the carrier \
-                 rather than the carrier being thin",
+                "known-positive ARM is not perfect ({}/{}{}): ARM may be failing to read the hand-off \
+                 rather than the hand-off lacking the values",
                 del.k,
                 del.n,
                 if s.uncarried.is_empty() {
@@ -780,8 +784,9 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
             InstrumentVerdict::CarrierUnread,
             true,
             format!(
-                "in the conflict control the asserted prior won ({}/{}) over the planted value ({}/{}): \
-                 DELIVERY is not carrier-borne and may not be cited",
+                "on the conflict items ARM gave the repository's own value ({}/{}) more often than the \
+                 value planted in the hand-off ({}/{}): ARM did not take its answers from the \
+                 hand-off, so DELIVERY cannot be quoted as what the hand-off delivered",
                 ca.prior_won, ca.rows, ca.followed, ca.rows
             ),
         );
@@ -793,7 +798,7 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
             true,
             format!(
                 "CTRL abstains on negatives but ARM does not (HUI ARM {}/{} vs CTRL {}/{}): \
-                 if DELIVERY rises and HUI rises with it, this carrier is not an improvement",
+                 if DELIVERY rises and HUI rises with it, this hand-off is not an improvement",
                 hui_a.k, hui_a.n, hui_c.k, hui_c.n
             ),
         );
@@ -809,14 +814,11 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
         missing.push("no negative CTRL rows, so the survival line HUI (CTRL) is unmeasured");
     }
     if missing.is_empty() {
-        // Whether the numbers may be read as the carrier's is the label decision's to say (the
+        // Whether the numbers may be read as the hand-off's is the label decision's to say (the
         // same `label_withheld` the number lines print), never this sentence's own.
         let reading = match &s.label_withheld {
-            None => "from here the numbers point at what the carrier carried".to_string(),
-            Some(why) => format!(
-                "label withheld ({why}): the numbers are a record, not a citation of what the \
-                 carrier carried"
-            ),
+            None => "from here the numbers point at what the hand-off delivered".to_string(),
+            Some(why) => format!("{WITHHELD}, because {why}"),
         };
         (
             InstrumentVerdict::Ok,
@@ -878,7 +880,7 @@ fn label_withheld(
         why.push(none("CTRL", waiting.1));
     } else if cc.prior_won == 0 {
         why.push(format!(
-            "CTRL never gave the asserted prior (PRIOR_WON 0/{})",
+            "CTRL never gave the repository's own value (PRIOR_WON 0/{})",
             cc.rows
         ));
     }
@@ -1282,12 +1284,15 @@ impl Summary {
         const NUMBERS: &str = "Numbers (95% over items, per line, unadjusted)";
         let (lbl_d, lbl_h) = match self.label_withheld.as_ref() {
             None => (
-                "carried by the carrier".to_string(),
-                "overconfidence made by the carrier".to_string(),
+                "carried by the hand-off".to_string(),
+                "overconfidence caused by the hand-off".to_string(),
             ),
             Some(why) => (
-                format!("label withheld ({why}); this number is a record, not a citation"),
-                "label withheld: same reason".to_string(),
+                format!(
+                    "describes this round but cannot be quoted as what the hand-off delivered, \
+                     because {why}"
+                ),
+                "cannot be quoted as the hand-off's effect either: same reason".to_string(),
             ),
         };
         match self.delivery_all_arm {
@@ -1337,7 +1342,7 @@ impl Summary {
             NUMBERS,
             "LUCKY (CTRL)",
             self.lucky_ctrl,
-            "answered without the carrier".to_string(),
+            "answered without the hand-off".to_string(),
         );
         for (key, label, count) in [
             ("clarify", "CLARIFY", self.clarify),
@@ -1416,10 +1421,10 @@ impl Summary {
             out.push(
                 "delivery_carrier_borne",
                 NOC,
-                "DELIVERY carrier-borne?",
+                "DELIVERY from the hand-off?",
                 Value::Unmeasured,
                 "unverified: without conflict items DELIVERY may come from the repository or \
-                 general knowledge rather than the carrier"
+                 general knowledge rather than the hand-off"
                     .to_string(),
             );
             return;
@@ -1431,7 +1436,7 @@ impl Summary {
             CA,
             "CARRIER-READ",
             ra.followed,
-            "followed the planted value: the carrier was read".to_string(),
+            "followed the value planted in the hand-off: the hand-off was read".to_string(),
         );
         out.prop(
             "prior_won_arm",
@@ -1439,9 +1444,10 @@ impl Summary {
             "PRIOR_WON",
             ra.prior_won,
             if ca.prior_won > 0 {
-                "the asserted true value won (seen in the answer)".to_string()
+                "gave the repository's own value (the qset's general value) instead of the planted one"
+                    .to_string()
             } else {
-                "no asserted true value seen: no label".to_string()
+                "ARM never gave the repository's own value instead of the planted one".to_string()
             },
         );
         out.prop(
@@ -1471,9 +1477,9 @@ impl Summary {
 
         const CC: &str = "Conflict (CTRL): the control's survival line";
         let read_note = if cc.followed > 0 {
-            "ANOMALY: CTRL gave the planted value without the carrier".to_string()
+            "ANOMALY: CTRL gave the planted value without the hand-off".to_string()
         } else {
-            "should stay 0: CTRL has no carrier".to_string()
+            "should stay 0: CTRL never sees the hand-off".to_string()
         };
         out.prop(
             "carrier_read_ctrl",
@@ -1511,7 +1517,7 @@ impl Summary {
             let note = match i.d {
                 Some(_) => match i.kind {
                     Kind::Conflict => {
-                        format!("{} (P counts {}: carrier read)", i.kind, good_name(i.kind))
+                        format!("{} (P counts {}: hand-off read)", i.kind, good_name(i.kind))
                     }
                     _ => format!("{} (P counts {})", i.kind, good_name(i.kind)),
                 },

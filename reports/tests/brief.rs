@@ -203,8 +203,8 @@ fn a_judged_rounds_brief_states_the_judges_totals_never_a_zero_cost() {
     assert!(brief::json(&ok_round(), &facts(0), 0)["judge"].is_null());
 }
 
-/// CTRL never gave the asserted prior: the reports withhold the label, so the brief the
-/// terminal closes with must say so and never that the numbers point at the carrier.
+/// CTRL never gave the repository's own value: the reports withhold the label, so the brief
+/// the terminal closes with must say so and never that the numbers point at the hand-off.
 #[test]
 fn the_brief_withholds_the_label_whenever_the_reports_do() {
     let mut rows = ok_rows();
@@ -221,14 +221,18 @@ fn the_brief_withholds_the_label_whenever_the_reports_do() {
         .expect("the reports withhold the label");
     assert!(why.contains("PRIOR_WON 0/"), "{why}");
     let md = reports::Render::render(&reports::markdown::Markdown, &r);
-    assert!(md.contains("label withheld"), "{md}");
+    assert!(
+        md.contains("cannot be quoted as what the hand-off delivered"),
+        "{md}"
+    );
     let text = brief::render(&r, &facts(0), false);
     assert!(
-        text.contains("label withheld") && text.contains("PRIOR_WON 0/"),
+        text.contains("these numbers describe this round but cannot be quoted as what the hand-off delivered, because")
+            && text.contains("PRIOR_WON 0/"),
         "{text}"
     );
     assert!(
-        !text.contains("point at what the carrier carried"),
+        !text.contains("point at what the hand-off delivered"),
         "{text}"
     );
     let term = reports::Render::render(
@@ -239,8 +243,8 @@ fn the_brief_withholds_the_label_whenever_the_reports_do() {
         &r,
     );
     assert!(
-        !term.contains("point at what the carrier carried"),
+        !term.contains("point at what the hand-off delivered"),
         "{term}"
     );
-    assert!(!md.contains("point at what the carrier carried"), "{md}");
+    assert!(!md.contains("point at what the hand-off delivered"), "{md}");
 }

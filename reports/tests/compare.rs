@@ -346,3 +346,29 @@ fn one_item_is_singular() {
         }
     }
 }
+
+/// A round run against a manifest that sealed its design and one run without a manifest are
+/// not one setup twice: the difference is named ("sealed") in every format and the pair is never
+/// a noise floor.
+#[test]
+fn a_sealed_round_and_an_unsealed_one_differ_in_sealed() {
+    let mut unsealed = meta(&QS);
+    unsealed.manifest = reports::ManifestStatus::Unverified;
+    unsealed.design_sealed = false;
+    let b = Report::new(unsealed, ok_rows());
+    let c = compare::compare(&id("A", "1"), &ok_round(), &id("B", "1"), &b).unwrap();
+    assert!(!c.noise_floor);
+    assert_eq!(
+        c.differences,
+        vec![(
+            "sealed".to_string(),
+            "yes (manifest matched, design sealed)".to_string(),
+            "no (run without a manifest: UNVERIFIED)".to_string()
+        )]
+    );
+    for f in [compare::text(&c), compare::markdown(&c), compare::html(&c)] {
+        assert!(!f.contains("NOISE FLOOR"), "{f}");
+        assert!(f.contains("run without a manifest"), "{f}");
+    }
+    assert!(compare::json(&c).contains("\"field\": \"sealed\""));
+}

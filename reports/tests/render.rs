@@ -151,10 +151,10 @@ fn does_not_measure_block_and_labels_in_every_human_format() {
                 assert!(text.contains(l.title), "{name}: {} missing", l.title);
             }
             if r.summary.label_withheld.is_some() {
-                assert!(text.contains("label withheld"), "{name}");
-                assert!(!text.contains("carried by the carrier"), "{name}");
+                assert!(text.contains("cannot be quoted as"), "{name}");
+                assert!(!text.contains("carried by the hand-off"), "{name}");
             } else {
-                assert!(text.contains("carried by the carrier"), "{name}");
+                assert!(text.contains("carried by the hand-off"), "{name}");
             }
         }
     }
@@ -302,7 +302,7 @@ fn ctrl_only_round_says_the_ledger_does_not_apply_and_why_the_label_is_withheld(
         );
         assert!(!text.contains("no ARM conflict rows"), "{name}:\n{text}");
         assert!(
-            text.contains("label withheld (no ARM arm in this round: a CTRL-only round)"),
+            text.contains("because no ARM arm in this round: a CTRL-only round"),
             "{name}:\n{text}"
         );
     }

@@ -162,15 +162,16 @@ fn labels_are_withheld_unless_the_conflict_axis_stands() {
     let lines = ok.number_lines();
     let note =
         |k: &str, s: &Vec<reports::NumberLine>| s.iter().find(|l| l.key == k).unwrap().note.clone();
-    assert_eq!(note("delivery_arm", &lines), "carried by the carrier");
+    assert_eq!(note("delivery_arm", &lines), "carried by the hand-off");
     assert_eq!(
         note("hui_arm", &lines),
-        "overconfidence made by the carrier"
+        "overconfidence caused by the hand-off"
     );
 
     let nc = no_conflict_round().summary;
     let lines = nc.number_lines();
-    assert!(note("delivery_arm", &lines).starts_with("label withheld"));
+    assert!(note("delivery_arm", &lines)
+        .starts_with("describes this round but cannot be quoted as what the hand-off delivered"));
     assert!(note("delivery_arm", &lines).contains("no conflict items"));
     let cr = lines.iter().find(|l| l.key == "carrier_read_arm").unwrap();
     assert_eq!(cr.value.display(), "UNMEASURED");
@@ -191,7 +192,7 @@ fn labels_are_withheld_unless_the_conflict_axis_stands() {
     assert!(s
         .label_withheld
         .unwrap()
-        .contains("CTRL never gave the asserted prior"));
+        .contains("CTRL never gave the repository's own value"));
 }
 
 /// An arm whose conflict rows all await a reader has rows: the withheld label says they await

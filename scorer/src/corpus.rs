@@ -52,6 +52,18 @@ pub struct Row {
     /// Why the label is what it is (for the hard rows).
     #[serde(default)]
     pub note: String,
+    /// Who gave `class`, as `harness review --export` writes it (`person`, `judge`, `both`,
+    /// `lexicon`); absent in a corpus a person labelled by hand (the shipped ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<String>,
+}
+
+impl Row {
+    /// The class is a lexicon's own reading (`lexicon`, or `both`: the lexicon and a judge
+    /// agreeing), not a label by another reader: measuring a lexicon against it is circular.
+    pub fn labelled_by_lexicon(&self) -> bool {
+        matches!(self.decided_by.as_deref(), Some("lexicon" | "both"))
+    }
 }
 
 /// Parse a JSONL corpus; `file` names it in errors. Blank lines are skipped; every other line
@@ -260,6 +272,7 @@ mod tests {
             refuses,
             lang: "en".into(),
             note: String::new(),
+            decided_by: None,
         }
     }
 

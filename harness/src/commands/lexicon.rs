@@ -35,8 +35,16 @@ pub struct EvalOptions {
 /// One corpus file scored.
 struct Part {
     name: String,
+    /// The rows measured: labelled by a person (or a reader other than a lexicon).
     scored: Vec<Scored>,
+    /// Rows whose label is a lexicon's own reading (`decided_by` `lexicon` or `both`, as
+    /// `review --export` writes them): not counted, since a lexicon measured against its own
+    /// readings agrees by construction.
+    set_aside: usize,
 }
+
+/// Why rows labelled by a lexicon are not counted, as `lexicon eval` prints it.
+const SET_ASIDE_WHY: &str = "labelled by the lexicon itself (decided_by lexicon or both): a lexicon compared with its own readings agrees by construction";
 
 /// The labelled corpora a command reads, as (name, text): the files named, else the shipped
 /// corpus. `lexicon eval` and `judge eval` read the same rows the same way.
@@ -63,8 +71,14 @@ fn load_parts(opts: &EvalOptions, reading: &Reading) -> Result<Vec<Part>> {
     for (name, text) in sources {
         let rows =
             corpus::parse(&name, &text).map_err(|e| Fail::new(Exit::Usage, e.to_string()))?;
-        let scored = corpus::score(&rows, &reading.lexicon, opts.token_match);
-        parts.push(Part { name, scored });
+        let (own, labelled): (Vec<_>, Vec<_>) =
+            rows.into_iter().partition(|r| r.labelled_by_lexicon());
+        let scored = corpus::score(&labelled, &reading.lexicon, opts.token_match);
+        parts.push(Part {
+            name,
+            scored,
+            set_aside: own.len(),
+        });
     }
     Ok(parts)
 }
@@ -219,6 +233,13 @@ pub fn eval(opts: &EvalOptions) -> Result<Exit> {
                 &clean_line(&p.name, 120),
                 &corpus::figures(&p.scored),
             );
+            if p.set_aside > 0 {
+                let _ = writeln!(
+                    out,
+                    "  not counted         {} {SET_ASIDE_WHY}",
+                    reports::counting::n_of(p.set_aside as u64, "row", "rows")
+                );
+            }
         }
         if parts.len() > 1 {
             figures_text(&mut out, "all corpora", &total);
@@ -248,9 +269,31 @@ pub fn eval(opts: &EvalOptions) -> Result<Exit> {
                 clean_line(&mask(&s.row.answer, &s.row.token, &s.row.general), 140)
             );
         }
+        if let Some(why) = unmeasured(&parts, &total) {
+            let _ = writeln!(out, "UNMEASURED: {why}");
+        }
         print!("{out}");
     }
+    // A report, not a gate: its exit says only whether a floor given was missed (an
+    // UNMEASURED figure misses every floor).
     check_floors(opts, &total)
+}
+
+/// Why nothing was measured, when no row is counted: never an agreement of 1.000 read off a
+/// lexicon's own labels.
+fn unmeasured(parts: &[Part], total: &Figures) -> Option<String> {
+    if total.rows > 0 {
+        return None;
+    }
+    let aside: usize = parts.iter().map(|p| p.set_aside).sum();
+    Some(if aside > 0 {
+        format!(
+            "no row is labelled by a person or a judge: all {} are {SET_ASIDE_WHY}. Decide rows with harness review (--set, --from or in a terminal), then export again",
+            reports::counting::n_of(aside as u64, "row", "rows")
+        )
+    } else {
+        "the corpus has no rows".to_string()
+    })
 }
 
 fn print_json(
@@ -284,8 +327,10 @@ fn print_json(
         "corpora": parts.iter().map(|p| serde_json::json!({
             "name": p.name,
             "figures": fig(&corpus::figures(&p.scored)),
+            "not_counted": {"rows": p.set_aside, "why": (p.set_aside > 0).then_some(SET_ASIDE_WHY)},
         })).collect::<Vec<_>>(),
         "total": fig(total),
+        "unmeasured": unmeasured(parts, total),
         "disagreements": parts.iter().flat_map(|p| p.scored.iter().filter(|s| !s.agrees()).map(|s| serde_json::json!({
             "corpus": p.name,
             "id": s.row.id,

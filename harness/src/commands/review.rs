@@ -281,6 +281,8 @@ fn export_refuses(
 
 /// A corpus row's id as `--export` writes it: `<label>_r<rep>:<qid>:<answer sha256>` (the
 /// corpus format has no other field for them, and `lexicon eval` refuses unknown fields).
+/// Who decided the class is the row's `decided_by` (`lexicon eval` sets aside the rows a
+/// lexicon labelled).
 fn export_id(label: &str, rep: u32, qid: &str, sha: &str) -> String {
     format!("{label}_r{rep}:{qid}:{sha}")
 }
@@ -314,7 +316,12 @@ pub fn review(opts: &ReviewOptions) -> Result<Exit> {
     let scored = crate::round::collect::score_entries(&out, &qset, &entries)?;
     let rows = planned(&out, &plan, &qset);
     let pending = journal::rederive_pending(&out);
-    let new = if opts.set.is_empty() && opts.from.is_none() {
+    let interactive_asked = opts.set.is_empty() && opts.from.is_none();
+    if interactive_asked && !opts.all && !pending && scored.iter().all(|r| r.standing.decided()) {
+        println!("{}", nothing_awaits(&scored));
+        return Ok(Exit::Ok);
+    }
+    let new = if interactive_asked {
         interactive(&out, &rows, &qset, &record, scored, &who, opts.all)?
     } else {
         let new = scripted(opts, &rows, &who)?;
@@ -337,6 +344,44 @@ pub fn review(opts: &ReviewOptions) -> Result<Exit> {
         review::FILE
     );
     crate::round::collect::rederive(&out, Show::default(), &units, &lock)
+}
+
+/// What `review` says of a round where every row is decided: how many rows, and by whom.
+fn nothing_awaits(scored: &[reports::Row]) -> String {
+    let mut by: std::collections::BTreeMap<&'static str, u64> = Default::default();
+    for r in scored {
+        if let Some(b) = r.standing.decided_by() {
+            *by.entry(b.as_str()).or_default() += 1;
+        }
+    }
+    let who = |b: reports::reading::DecidedBy| match b {
+        reports::reading::DecidedBy::Lexicon => "by the lexicon alone",
+        reports::reading::DecidedBy::Both => "by the lexicon and the judge agreeing",
+        reports::reading::DecidedBy::Judge => "by the judge",
+        reports::reading::DecidedBy::Person => "by a person",
+    };
+    let parts: Vec<String> = [
+        reports::reading::DecidedBy::Lexicon,
+        reports::reading::DecidedBy::Both,
+        reports::reading::DecidedBy::Judge,
+        reports::reading::DecidedBy::Person,
+    ]
+    .into_iter()
+    .filter_map(|b| {
+        let n = by.get(b.as_str()).copied().unwrap_or(0);
+        (n > 0).then(|| format!("{n} {}", who(b)))
+    })
+    .collect();
+    format!(
+        "nothing awaits review: all {} of this round are decided ({}); nothing was written. \
+         To re-read a decided row anyway: harness review ROUND --all (in a terminal) or --set LABEL:REP=CLASS",
+        reports::counting::n_of(scored.len() as u64, "row", "rows"),
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(", ")
+        }
+    )
 }
 
 /// Keeps decisions in the user's state folder, keyed by (qset sha256, qid, answer sha256), so
@@ -714,6 +759,7 @@ fn export(out: &Path, file: &Path) -> Result<Exit> {
             "class": r.verdict.class,
             "refuses": refuses,
             "lang": "und",
+            "decided_by": by,
             "note": format!(
                 "{} {} r{}; decided by {by}; refuses {refuses_from}; qset sha256 {}",
                 r.qid,

@@ -81,7 +81,8 @@ fn substring_ci(text: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
     }
 }
 
-/// The hit's line, cut to [`CONTEXT_CHARS`] characters each side, the hit as `‹token›`.
+/// The hit's line, cut to [`CONTEXT_CHARS`] characters each side, the hit as `‹token›` (a
+/// conflict's true value as `‹general›`, when the masker knows it as one).
 fn context_of(text: &str, hit: std::ops::Range<usize>, masker: &Masker) -> String {
     let line_start = text[..hit.start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[hit.end..]
@@ -98,9 +99,10 @@ fn context_of(text: &str, hit: std::ops::Range<usize>, masker: &Masker) -> Strin
         .collect();
     let after: String = after[..after.len().min(CONTEXT_CHARS)].iter().collect();
     format!(
-        "{}{}‹token›{}{}",
+        "{}{}{}{}{}",
         if cut_before { "…" } else { "" },
         clean_line(&before, 4 * CONTEXT_CHARS),
+        masker.label_of(&text[hit]),
         clean_line(&after, 4 * CONTEXT_CHARS),
         if cut_after { "…" } else { "" },
     )

@@ -119,16 +119,23 @@ impl Design {
                 .map(|s| crate::text::clean_line(s, 120))
                 .unwrap_or_else(|| none.to_string())
         };
+        // The built-in agents are the harness's own offline stand-ins: no CLI, no model.
+        let builtin = runners::BaselineKind::from_name(&self.agent).is_some();
+        let (no_version, no_model) = if builtin {
+            (
+                "none: the built-in offline stand-in (a search of the checkout) has no CLI version",
+                "none: the built-in offline stand-in uses no model",
+            )
+        } else {
+            (
+                "not recorded (not a preset CLI, or not on PATH when sealed)",
+                "the CLI's default",
+            )
+        };
         vec![
             ("agent", crate::text::clean_line(&self.agent, 160)),
-            (
-                "agent_version",
-                opt(
-                    &self.agent_version,
-                    "not recorded (not a preset CLI, or not on PATH when sealed)",
-                ),
-            ),
-            ("model", opt(&self.model, "the CLI's default")),
+            ("agent_version", opt(&self.agent_version, no_version)),
+            ("model", opt(&self.model, no_model)),
             ("arms", crate::text::clean_line(&self.arms, 20)),
             ("reps", self.reps.to_string()),
             ("mode", crate::text::clean_line(&self.mode, 20)),

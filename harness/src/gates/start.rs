@@ -168,33 +168,66 @@ impl GateReport {
 
 /// Hides every needle inside a shown name: a file may be *named* after a token, and the gate
 /// never prints a token (stderr becomes logs, and logs become corpus).
-pub struct Masker(Option<regex::Regex>);
+pub struct Masker {
+    re: Option<regex::Regex>,
+    /// Needles shown as `‹general›` rather than `‹token›` (lowercased): a conflict's true
+    /// value, which a reader must not mistake for the planted one.
+    generals: std::collections::HashSet<String>,
+}
 
 impl Masker {
-    /// A masker for these needles (case-insensitive, like the search).
+    /// A masker for these needles (case-insensitive, like the search), each shown as `‹token›`.
     pub fn new(needles: &[&str]) -> Masker {
-        let alts: Vec<String> = needles
+        Masker::labelled(needles, &[])
+    }
+
+    /// A masker for `tokens` (shown as `‹token›`) and conflicts' true values `generals` (shown
+    /// as `‹general›`; a value that is both is shown as `‹token›`).
+    pub fn labelled(tokens: &[&str], generals: &[&str]) -> Masker {
+        let alts: Vec<String> = tokens
             .iter()
+            .chain(generals)
             .filter(|n| !n.is_empty())
             .map(|n| regex::escape(n))
             .collect();
+        let lower: std::collections::HashSet<String> =
+            tokens.iter().map(|t| t.to_lowercase()).collect();
+        let generals = generals
+            .iter()
+            .filter(|g| !g.is_empty())
+            .map(|g| g.to_lowercase())
+            .filter(|g| !lower.contains(g))
+            .collect();
         if alts.is_empty() {
-            return Masker(None);
+            return Masker { re: None, generals };
         }
-        Masker(
-            regex::RegexBuilder::new(&alts.join("|"))
+        Masker {
+            re: regex::RegexBuilder::new(&alts.join("|"))
                 .case_insensitive(true)
                 .size_limit(1 << 26)
                 .build()
                 .ok(),
-        )
+            generals,
+        }
     }
 
-    /// The text with every needle replaced by `‹token›`. If the mask could not be built, the
-    /// whole text is withheld rather than risk showing a token.
+    /// How a found needle is shown: `‹general›` for a conflict's true value, else `‹token›`.
+    pub fn label_of(&self, found: &str) -> &'static str {
+        if self.generals.contains(&found.to_lowercase()) {
+            "‹general›"
+        } else {
+            "‹token›"
+        }
+    }
+
+    /// The text with every needle replaced by `‹token›` (a true value by `‹general›`). If the
+    /// mask could not be built, the whole text is withheld rather than risk showing a token.
     pub fn mask(&self, text: &str) -> String {
-        match &self.0 {
-            Some(re) => re.replace_all(text, "‹token›").into_owned(),
+        match &self.re {
+            Some(re) if self.generals.is_empty() => re.replace_all(text, "‹token›").into_owned(),
+            Some(re) => re
+                .replace_all(text, |c: &regex::Captures<'_>| self.label_of(&c[0]))
+                .into_owned(),
             None if text.is_empty() => String::new(),
             None => "‹withheld›".into(),
         }
@@ -412,7 +445,9 @@ impl Search {
                 format!("contamination search failed; that is not \"0 hits\": {e}"),
             )
         })?;
-        let masker = Masker::new(&needles);
+        let tokens: Vec<&str> = q.iter().map(|x| x.token.as_str()).collect();
+        let general_values: Vec<&str> = generals.iter().map(|(_, g)| *g).collect();
+        let masker = Masker::labelled(&tokens, &general_values);
         let rule = crate::reading::active().token_match;
         let mut extra_hits: Vec<Vec<String>> = vec![Vec::new(); needles.len()];
         let mut extra_embedded: Vec<Vec<String>> = vec![Vec::new(); needles.len()];

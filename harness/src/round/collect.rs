@@ -288,13 +288,19 @@ pub fn exit_of_verdict(v: InstrumentVerdict) -> Exit {
     }
 }
 
-/// The report as the terminal shows it: every qset token and true value in the answer
-/// excerpts replaced by `‹token›`. The out-dir's files keep the answers whole (they are the
-/// answers); stdout becomes logs, and logs must never carry a token back into a repository.
+/// The report as the terminal shows it: every qset token in the answer excerpts replaced by
+/// `‹token›` and every conflict's true value by `‹general›` (an answer that gave the true value
+/// is not shown as one that gave the planted one). The out-dir's files keep the answers whole
+/// (they are the answers); stdout becomes logs, and logs must never carry a token back into a
+/// repository.
 pub fn masked_for_terminal(report: &Report, qset: &Qset) -> Report {
-    let mut needles: Vec<&str> = qset.questions.iter().map(|q| q.token.as_str()).collect();
-    needles.extend(qset.questions.iter().filter_map(|q| q.general.as_deref()));
-    let masker = crate::gates::start::Masker::new(&needles);
+    let tokens: Vec<&str> = qset.questions.iter().map(|q| q.token.as_str()).collect();
+    let generals: Vec<&str> = qset
+        .questions
+        .iter()
+        .filter_map(|q| q.general.as_deref())
+        .collect();
+    let masker = crate::gates::start::Masker::labelled(&tokens, &generals);
     let mut masked = report.clone();
     for r in &mut masked.rows {
         r.excerpt = masker.mask(&r.excerpt);
