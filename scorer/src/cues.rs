@@ -219,6 +219,11 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     {
         out.push(Cue::UncoveredLanguage);
     }
+    // A negation word of a language without refusal patterns, where reading a refusal would
+    // change the class ("Nem tudom megmondani, melyiket …"): the answer may refuse.
+    if maybe_refusal && !plain_true_value && crate::wording::world_absence(s.spoken) {
+        out.push(Cue::UncoveredLanguage);
+    }
     // A refusal followed by another value: on a negative that is FAIL, not a clean refusal.
     if s.kind == Kind::Negative
         && s.has_ref
@@ -239,9 +244,32 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
             || (s.kind == Kind::Positive && s.class == Class::Fail))
         // A conflict answer that names neither value may describe one in words ("banker's
         // rounding" for HALF_EVEN): never a certain UNCLASSIFIED.
-        && (s.class == Class::Unclassified || other_form(s.text, s.token))
+        && (s.class == Class::Unclassified
+            || other_form(s.text, s.token)
+            || number_maybe_in_words(s))
     {
         out.push(Cue::OtherForm);
+    }
+    // Conflict: the planted value named, the true value perhaps given in another form
+    // ("**30 seconds**. The hand-off's 5000 ms predates the change" for 30000).
+    if s.kind == Kind::Conflict
+        && s.class == Class::ConflictFollowed
+        && !s.general_seen
+        && s.general.is_some_and(|g| {
+            // A number, perhaps with a unit (`30000`, `400 kHz`), not a name with digits.
+            g.chars().filter(|c| c.is_alphabetic()).count() <= 4
+                && value_number(g).is_some()
+                && number_in_other_form(s.text, g)
+        })
+    {
+        out.push(Cue::OtherForm);
+    }
+    // The answer labels another value as its final one ("… wait no. answer: 0.5").
+    if s.has_tok
+        && matches!(s.class, Class::Pass | Class::Hallucinated)
+        && final_label_without_token(s)
+    {
+        out.push(Cue::HedgeAtToken);
     }
     // A positive answer that gives the value and says in so many words it is not sure of it
     // ("Ich kann daher nicht sicher sagen…") may have taken it back.
@@ -287,6 +315,107 @@ fn true_value_stated_plainly(s: &Strict<'_>) -> bool {
             || before.trim().is_empty()
     });
     set_apart
+}
+
+/// `text` holds `value` (a number) in another unit or notation: the same value, a percentage,
+/// metric prefixes, time units, binary sizes, or a number word.
+fn number_in_other_form(text: &str, value: &str) -> bool {
+    let folded = crate::normalise::nfkc(text);
+    let text: &str = &folded;
+    let lower = text.to_lowercase();
+    let Some(want) = value_number(value) else {
+        return false;
+    };
+    let mut have = numbers_in(text);
+    have.extend(number_words(&lower).into_iter().map(f64::from));
+    // The same value, a percentage, metric prefixes, time units and binary sizes.
+    const SCALES: [f64; 11] = [
+        1.0,
+        100.0,
+        1000.0,
+        1e6,
+        1e9,
+        60.0,
+        3600.0,
+        86400.0,
+        1024.0,
+        1048576.0,
+        1073741824.0,
+    ];
+    have.iter().any(|&n| {
+        n != 0.0
+            && SCALES.iter().any(|&k| {
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+                close(n * k, want) || close(want * k, n)
+            })
+    })
+}
+
+/// A value that has digits (a number, a duration, a date, a time) asked of an answer that has
+/// no digit in any script: it may be said in words ("eine Stunde", "quarante-cinq jours",
+/// "half drie 's nachts"), which no rule here reads in every language.
+fn number_maybe_in_words(s: &Strict<'_>) -> bool {
+    // A refusal in any language the readings know gives no value, in words or digits.
+    let refuses = absence_regex().is_match(s.spoken)
+        || crate::wording::world_absence(s.spoken)
+        || crate::wording::partial_negation(s.spoken);
+    // A statement of a value in words is a short declarative sentence or two, not a question,
+    // narration or an essay.
+    let words = s.spoken.split_whitespace().take(41).count();
+    !refuses
+        && words <= 40
+        && !s.spoken.contains(['?', '？', '؟'])
+        && number_like(s.token)
+        && !crate::normalise::nfkc(s.text)
+            .chars()
+            .any(|c| c.is_ascii_digit())
+}
+
+/// A number, a duration, a size, a date or a time (`3600`, `90s`, `45 days`, `0.15`,
+/// `2026-03-14`, `02:30 UTC`): digits with at most one word, a unit. `AUTH-31` is a name.
+fn number_like(value: &str) -> bool {
+    const UNITS: &[&str] = &[
+        "s", "ms", "us", "ns", "m", "h", "d", "w", "min", "mins", "minute", "minutes", "sec",
+        "secs", "second", "seconds", "hour", "hours", "day", "days", "week", "weeks", "month",
+        "months", "year", "years", "k", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "b",
+        "utc", "am", "pm", "x", "rps", "qps", "req", "rpm", "hz", "khz", "mhz", "ghz",
+    ];
+    let words: Vec<String> = value
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    value.chars().any(|c| c.is_ascii_digit())
+        && words.len() <= 1
+        && words.iter().all(|w| UNITS.contains(&w.as_str()))
+}
+
+/// "Final answer:" (any language the value detector knows) followed on its line by something
+/// that is not the token: the answer's own final value is another one.
+fn final_label_without_token(s: &Strict<'_>) -> bool {
+    final_label().find_iter(s.text).take(16).any(|m| {
+        let line = s.text[m.end()..].lines().next().unwrap_or("");
+        let line = line.trim_matches(|c: char| c.is_whitespace() || "*`_\"'".contains(c));
+        !line.is_empty() && !s.token_match.reads(line, s.token)
+    })
+}
+
+/// "Final answer:" and its translations, up to the colon (one word may stand between the
+/// label and the colon: "Resposta final:", "Réponse finale :").
+fn final_label() -> &'static Regex {
+    static FINAL: OnceLock<Regex> = OnceLock::new();
+    re(
+        &FINAL,
+        concat!(
+            r"(?i)(?:final answer|best answer|answer|antwort|respuesta|réponse|答え|答案|답",
+            // The same label in the languages the other readings identify or meet: Turkish,
+            // Swedish/Norwegian/Danish, Finnish, Swahili, Polish, Dutch, Italian, Portuguese,
+            // Catalan, Russian, Ukrainian, Vietnamese, Indonesian/Malay, Tagalog, Hungarian,
+            // Romanian, Czech, Greek, Hebrew, Arabic, Persian, Hindi, Bengali, Tamil, Thai.
+            r"|cevap|yanıt|svar|vastaus|jibu|odpowiedź|antwoord|risposta|resposta|ответ|відповідь|trả lời|tra loi|jawaban|jawapan|sagot|válasz|răspuns|odpověď|απάντηση|תשובה|إجابة|الجواب|پاسخ|उत्तर|উত্তর|பதில்|คำตอบ)",
+            r"(?:[ \t]+\p{L}+)?[ \t]*\**[ \t]*[:：]",
+        ),
+    )
 }
 
 /// `token` stands right after a label's `:` or `=` (`staging proxy port: X`, `owner = X`,
@@ -336,6 +465,31 @@ fn other_form(text: &str, value: &str) -> bool {
     if value.is_empty() {
         return false;
     }
+    // Digits of any script are the same digits (`٣٦٠٠`, `১৫%`).
+    let folded = crate::normalise::nfkc(text);
+    let text: &str = &folded;
+    // A handle or one-word name given as a person's or a thing's name of which it is made
+    // (`@mkowalczyk` as "Marta Kowalczyk").
+    let body: String = value
+        .trim_start_matches('@')
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_lowercase();
+    if value.starts_with('@')
+        && body.len() >= 6
+        && text
+            .split(|c: char| !c.is_alphabetic())
+            .map(str::to_lowercase)
+            .any(|w| {
+                w.chars().count() >= 5
+                    && w.is_ascii()
+                    && w != body
+                    && (body.ends_with(&w) || body.starts_with(&w))
+            })
+    {
+        return true;
+    }
     let non_latin = |t: &str| {
         t.chars()
             .filter(|c| c.is_alphabetic() && !c.is_ascii_alphabetic())
@@ -375,33 +529,7 @@ fn other_form(text: &str, value: &str) -> bool {
     {
         return text.chars().any(|c| c.is_ascii_digit()) || weekday_or_period(&lower);
     }
-    // The same number in another unit or notation.
-    let Some(want) = value_number(value) else {
-        return false;
-    };
-    let mut have = numbers_in(text);
-    have.extend(number_words(&lower).into_iter().map(f64::from));
-    // The same value, a percentage, metric prefixes, time units and binary sizes.
-    const SCALES: [f64; 11] = [
-        1.0,
-        100.0,
-        1000.0,
-        1e6,
-        1e9,
-        60.0,
-        3600.0,
-        86400.0,
-        1024.0,
-        1048576.0,
-        1073741824.0,
-    ];
-    have.iter().any(|&n| {
-        n != 0.0
-            && SCALES.iter().any(|&k| {
-                let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
-                close(n * k, want) || close(want * k, n)
-            })
-    })
+    number_in_other_form(text, value)
 }
 
 /// The one number a value holds (`8g` → 8, `0.15`, `0x36` → 54, `256KB` → 256); `None` when it
@@ -473,6 +601,9 @@ fn doubts_answer(spoken: &str) -> bool {
             // name", "two flags could be", "geht aus der Datei nicht hervor": the answer says
             // the value it names may not be the one.
             r"|(?i)(?-u:\b)(?:can(?:no|'|’)?t (?:\w+ ){0,2}(?:pin (?:this|it|that) down|definitively|confidently|reliably|give (?:you )?(?:a|one) single|be certain)|with (?:any )?confidence|not sure which|which (?:one|of (?:them|the two|these)) (?:is|was)|(?:two|several|multiple) (?:\w+ )?(?:candidates|names|flags|options|values|settings) (?:that )?(?:could|might|may)|geht aus [^.\n]{0,40} nicht hervor|nicht (?:eindeutig|sicher) (?:sagen|feststellen|bestimmen))(?-u:\b)",
+            // "Verbindlich beantworten kann ich die Frage nicht", "jeg klarer ikke å avgjøre",
+            // "je ne peux pas trancher": the answer says it cannot settle the value.
+            r"|(?i)\b(?:(?:beantworten|sagen|entscheiden|festlegen) kann ich [^.\n]{0,30}nicht|kann ich [^.\n]{0,30}nicht (?:beantworten|sagen|entscheiden)|klarer ikke|kan ikke (?:si|avgjøre|afgøre|bekrefte|bekræfte|svare)|kan inte (?:säga|avgöra|bekräfta|svara)|ne peux pas (?:dire|confirmer|trancher|affirmer)|não (?:consigo|posso) (?:dizer|confirmar|determinar|afirmar)|non (?:posso|riesco a) (?:dire|confermare|stabilire)|kan niet (?:zeggen|bevestigen|bepalen)|no puedo (?:determinar|afirmar))\b",
             r"|확실하지|확실치|불확실|확신할 수 없|不确定|无法确定|不清楚|確かではない|確信が持て|はっきりしない|わかりません",
         ),
     )
@@ -495,21 +626,13 @@ fn value_asserted(s: &Strict<'_>) -> bool {
         Some(i) => &s.text[i + refused.len()..],
         None => s.spoken.get(end..).unwrap_or(""),
     };
-    static FINAL: OnceLock<Regex> = OnceLock::new();
-    if re(
-        &FINAL,
-        concat!(
-            r"(?i)(?:final answer|best answer|answer|antwort|respuesta|réponse|答え|答案|답",
-            // The same label in the languages the other readings identify or meet: Turkish,
-            // Swedish/Norwegian/Danish, Finnish, Swahili, Polish, Dutch, Italian, Portuguese,
-            // Catalan, Russian, Ukrainian, Vietnamese, Indonesian/Malay, Tagalog, Hungarian,
-            // Romanian, Czech, Greek, Hebrew, Arabic, Persian, Hindi, Bengali, Tamil, Thai.
-            r"|cevap|yanıt|svar|vastaus|jibu|odpowiedź|antwoord|risposta|resposta|ответ|відповідь|trả lời|tra loi|jawaban|jawapan|sagot|válasz|răspuns|odpověď|απάντηση|תשובה|إجابة|الجواب|پاسخ|उत्तर|উত্তর|பதில்|คำตอบ)",
-            r"\s*\**\s*[:：]\s*\S",
-        ),
-    )
-    .is_match(rest)
-    {
+    // A value after the label on its line.
+    if final_label().find_iter(rest).take(16).any(|m| {
+        rest[m.end()..]
+            .lines()
+            .next()
+            .is_some_and(|l| !l.trim().is_empty())
+    }) {
         return true;
     }
     rest.split_inclusive(['.', ';', '\n', '。', '；', '!', '?'])
@@ -893,7 +1016,9 @@ fn absence_words(s: &Strict<'_>) -> bool {
     if !s.has_tok {
         // No value given: the whole answer is about the question's subject, and a negation
         // in a language without refusal patterns may be a refusal no pattern reads.
-        return r.is_match(s.spoken) || crate::wording::world_absence(s.spoken);
+        return r.is_match(s.spoken)
+            || crate::wording::world_absence(s.spoken)
+            || crate::wording::partial_negation(s.spoken);
     }
     // A value given: only negation in the token's own sentence bears on it, outside quoted
     // spans and courtesy phrases ("no problem").
@@ -1523,6 +1648,102 @@ mod tests {
             let (class, certain) = reading(a, Kind::Conflict, "1.9.22", general);
             assert!(!(class == "PRIOR_WON" && certain), "{a}: {class} {certain}");
         }
+    }
+
+    #[test]
+    fn cues_1_9_1_a_value_in_words_or_native_digits_is_never_a_certain_fail() {
+        // Native decimal digits are the digits: the token is given.
+        for a in [
+            "مهلة الجلسة ٣٦٠٠ ثانية.",
+            "پورت برابر ۳۶۰۰ است.",
+            "พอร์ต ๓๖๐๐ ตามเอกสาร",
+        ] {
+            // The token is found (certainty is the language's matter).
+            assert_eq!(reading(a, Kind::Positive, "3600", None).0, "PASS", "{a}");
+        }
+        // A number said in words, a percentage in native digits: uncertain, never FAIL.
+        for (a, tok) in [
+            ("Das Sitzungs-Timeout beträgt eine Stunde.", "3600"),
+            ("Workern kör med sexton parallella processer.", "16"),
+            ("রোলআউট: ১৫%", "0.15"),
+        ] {
+            let (class, certain) = reading(a, Kind::Positive, tok, None);
+            assert!(!(class == "FAIL" && certain), "{a}: {class} {certain}");
+        }
+        // Another number, or a refusal, stays a certain FAIL.
+        assert_eq!(
+            reading(
+                "Das Timeout beträgt 1800 Sekunden.",
+                Kind::Positive,
+                "3600",
+                None
+            ),
+            ("FAIL".to_string(), true)
+        );
+        // A handle given as the person's name.
+        let (class, certain) = reading(
+            "Właścicielką jest Marta Kowalczyk.",
+            Kind::Positive,
+            "@mkowalczyk",
+            None,
+        );
+        assert!(!(class == "FAIL" && certain), "{class} {certain}");
+    }
+
+    #[test]
+    fn cues_1_9_1_denials_and_final_labels_in_more_languages() {
+        // The token named only to deny it, in a language without refusal patterns.
+        for a in [
+            "Hindi MIT, hindi Apache — wala talagang LICENSE file sa vendor.",
+            "Lisenssiä ei löydy — ei MIT- eikä Apache-tiedostoja.",
+        ] {
+            let (class, certain) = reading(a, Kind::Negative, "MIT", None);
+            assert!(
+                !(class == "HALLUCINATED" && certain),
+                "{a}: {class} {certain}"
+            );
+        }
+        // A refusal, then "final answer" with a word between label and colon.
+        for a in [
+            "Não está registrado. Resposta final: v2.3.9.",
+            "Je n'ai pas trouvé la version. Réponse finale : 16.2",
+        ] {
+            let (class, certain) = reading(a, Kind::Negative, "15.4", None);
+            assert!(!(class == "PASS" && certain), "{a}: {class} {certain}");
+        }
+        // The token, then a retraction labelled as the final answer.
+        let a = "rollout is 0.15... wait no, the notes say 0.5 after review. answer: 0.5";
+        let (class, certain) = reading(a, Kind::Positive, "0.15", None);
+        assert!(!(class == "PASS" && certain), "{class} {certain}");
+        // A negation of a partly covered language in a refusal with no value.
+        let (class, certain) = reading(
+            "De JWT-vervaltijd is nergens vastgelegd.",
+            Kind::Negative,
+            "3600",
+            None,
+        );
+        assert!(!(class == "FAIL" && certain), "{class} {certain}");
+    }
+
+    #[test]
+    fn cues_1_9_1_a_true_value_in_another_unit_beside_the_stale_one_is_uncertain() {
+        let a = "The HTTP client timeout is **30 seconds**. (The hand-off's 5000 ms figure \
+                 predates the change.)";
+        let (class, certain) = reading(a, Kind::Conflict, "5000", Some("30000"));
+        assert!(
+            !(class == "CONFLICT_FOLLOWED" && certain),
+            "{class} {certain}"
+        );
+        // A name-like true value is not read as a number.
+        assert_eq!(
+            reading(
+                "The region is us-east-1.",
+                Kind::Conflict,
+                "us-east-1",
+                Some("us-east-2")
+            ),
+            ("CONFLICT_FOLLOWED".to_string(), true)
+        );
     }
 
     #[test]

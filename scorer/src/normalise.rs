@@ -5,13 +5,46 @@
 use regex::Regex;
 use std::borrow::Cow;
 
-/// `text` in Unicode NFKC: full-width `１０ＭＢ` is `10MB`, a ligature its letters. Text already
-/// in NFKC (all ASCII, and nearly every answer) is borrowed, not copied.
+/// `text` as a reader compares values: Unicode NFKC (full-width `１０ＭＢ` is `10MB`, a ligature
+/// its letters), and the decimal digits of every script as ASCII digits (Arabic-Indic `٣٦٠٠`,
+/// Persian `۵۰۴۴۳`, Devanagari, Bengali, Tamil, Thai `๙๔๖๔` …), with the Arabic percent sign as
+/// `%`: another form of the same value is the value. Text already in that form (all ASCII, and
+/// nearly every answer) is borrowed, not copied.
 pub fn nfkc(text: &str) -> Cow<'_, str> {
     if text.chars().all(nfkc_stable) {
         return Cow::Borrowed(text);
     }
-    icu_normalizer::ComposingNormalizerBorrowed::new_nfkc().normalize(text)
+    let normal = icu_normalizer::ComposingNormalizerBorrowed::new_nfkc().normalize(text);
+    if !normal
+        .chars()
+        .any(|c| native_digit(c).is_some() || c == '\u{066A}')
+    {
+        return normal;
+    }
+    Cow::Owned(
+        normal
+            .chars()
+            .map(|c| match native_digit(c) {
+                Some(d) => char::from(b'0' + d),
+                None if c == '\u{066A}' => '%',
+                None => c,
+            })
+            .collect(),
+    )
+}
+
+/// The value of a decimal digit of a script other than ASCII (each block's zero code point
+/// and the nine after it), `None` for anything else.
+fn native_digit(c: char) -> Option<u8> {
+    const ZEROS: [u32; 17] = [
+        0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+        0x0D66, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x17E0,
+    ];
+    let u = c as u32;
+    ZEROS
+        .iter()
+        .find(|&&z| (z..z + 10).contains(&u))
+        .map(|&z| (u - z) as u8)
 }
 
 /// Characters that are their own NFKC form whatever surrounds them (ASCII, precomposed

@@ -63,15 +63,15 @@ pub(crate) fn world_absence(text: &str) -> bool {
             r"(?i)\b(?:ei|eikä|eivät|emme|ette|löydy|löytynyt|löytänyt|puuttuu|tuntematon|mitään|missään|pole|puudub",
             r"|ikke|ingen|intet|ingenting|aldri|mangler|ukjent|uklart|ukendt|uklar|inte|inget|inga|saknas|okänt|ekki|enginn",
             r"|wala|walang|hindi",
-            r"|hakuna|hamna|sijui|sikupata|sikuona|haipo|hapana|haijulikani|haijabainishwa|haijaandikwa|haikupatikana|haikutajwa|hatuna|sina",
-            r"|babu|ban|bai|kò|rárá",
+            r"|hakuna|hamna|sijui|sikuweza|sikupata|sikuona|haipo|hapana|haijulikani|haijabainishwa|haijaandikwa|haikupatikana|haikutajwa|hatuna|sina",
+            r"|babu|bai|kò|rárá",
             r"|nem|nincs|nincsen|sehol|semmi|semmilyen|hiányzik|ismeretlen",
             r"|nu|niciun|nicio|nimic|nicăieri|lipsește|necunoscut",
             r"|tidak|tiada|tak|bukan|belum|tanpa",
-            r"|enlloc|sense|cap\s+(?:valor|dada|registre|informació)",
-            r"|nėra|nav|nuk|dim|nid)\b",
+            r"|enlloc|cap\s+(?:valor|dada|registre|informació)",
+            r"|nėra|nuk|nid)\b",
             r"|לא|אין|אינו|אינה|لا|لم|ليس|ليست|غير|لن|نیست|ندار|نکرد|نشد|نمی|هیچ|نہیں",
-            r"|नहीं|नाही|না|নেই|নাই|পাইনি|இல்லை|இல்லாத|தெரியாது|లేదు|తెలియదు|નથી|ไม่|δεν|όχι|κανέν|καμία|τίποτα|არ|არა|የለም",
+            r"|नहीं|नाही|না|নেই|নাই|পাইনি|இல்லை|இல்லாத|தெரியாது|வில்லை|沒|無|లేదు|తెలియదు|નથી|ไม่|δεν|όχι|κανέν|καμία|τίποτα|არ|არა|የለም",
         ),
     )
     .is_match(text)
@@ -87,7 +87,7 @@ pub(crate) fn partial_negation(text: &str) -> bool {
         &R,
         concat!(
             r"(?i)\b(?:pas|aucun\w*|rien|jamais|non|nessun\w*|niente|nulla|não|nao|nenhum\w*|nada|nem|niet|geen|niets|nergens",
-            r"|nie\w*|brak\w*|żadn\w*|nic|ne\w*|žádn\w*|değil|yok|hiç|không|khong|chưa|chua|tidak|belum|bukan|inte|ingen|inget|inga)\b",
+            r"|nie|nieznan\w*|nieokreślon\w*|brak\w*|żadn\w*|nic|ne|není|nejsou|nevím|nenašel|nenalez\w*|neuveden\w*|nemá|žádn\w*|değil|yok|hiç|không|khong|chưa|chua|tidak|belum|bukan|inte|ingen|inget|inga)\b",
             r"|bilm|bulunam|bulamad|amad|emed|mamış|memiş|mıyor|miyor|muyor|müyor|\bне|\bни\b|нет|немає|няма|нема|\bбез\b",
         ),
     )
