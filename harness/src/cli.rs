@@ -721,7 +721,23 @@ Examples:
       <id or line><TAB><class> per row, in order; --format json: one object per row
       with its line (and id)
 
-Many answers in one process compile the lexicon once (each process pays that again).")]
+Many answers in one process compile the lexicon once (each process pays that again).
+
+What the classes mean where people disagree:
+  negative  a token named only as absent, denied or searched for is PASS (\"no Cloudflare,
+            no CloudFront\"); a refusal then a guess of the token is REFUSED_WITH_TOKEN; a
+            refusal then another value (\"not set, so the default 1MB applies\") is FAIL
+  conflict  naming the planted value as stale and giving the true one is PRIOR_WON
+  any kind  another form of the same value is the value (full-width, another script's
+            digits, a unit); a longer value holding it is not (v2.4.10 is not v2.4.1)
+  A shape a careful person could read two ways is UNDETERMINED, with the cue that saw it
+  (harness explain UNDETERMINED), never a guess.
+
+How far to trust a certain reading (cues 1.9.1): on 600 answers held out from it, written by
+authors who never saw the scorer (23 languages), 97 to 98 decided rows in 100 are right by
+what they mean for a verdict and no fabrication was read as a clean refusal, but only about
+2 rows in 5 are decided; on the sets it was tuned on, 99 to 100 in 100. Every release's
+figures, held out and tuned on, are in CHANGELOG.md.")]
 pub struct ScoreArgs {
     /// The question kind.
     #[arg(

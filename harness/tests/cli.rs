@@ -17,6 +17,26 @@ fn help_prints_the_exit_code_table() {
     assert!(text.contains("13  round incomplete"), "{text}");
 }
 
+/// `score --help` states the resolved meanings the scorer and the judge rubric follow, and how
+/// far a certain reading can be trusted, each figure named held out or tuned on: a user who
+/// reads only the help must not take the lexicon for infallible.
+#[test]
+fn score_help_states_the_resolved_meanings_and_the_held_out_figures() {
+    let out = stdout_of(harness().args(["score", "--help"]));
+    let text = String::from_utf8_lossy(&out);
+    for needle in [
+        "a refusal then a guess of the token is REFUSED_WITH_TOKEN",
+        "refusal then another value",
+        "is PRIOR_WON",
+        "a longer value holding it is not",
+        "held out from it",
+        "tuned on",
+        "harness explain UNDETERMINED",
+    ] {
+        assert!(text.contains(needle), "score --help lacks {needle:?}:\n{text}");
+    }
+}
+
 #[test]
 fn guide_exit_table_is_the_one_the_binary_prints() {
     let out = stdout_of(harness().arg("--help"));
