@@ -29,7 +29,7 @@ fn score_help_states_the_resolved_meanings_and_the_held_out_figures() {
         "refusal then another value",
         "is PRIOR_WON",
         "a longer value holding it is not",
-        "held out from it",
+        "held out from the current reading",
         "tuned on",
         "harness explain UNDETERMINED",
     ] {
