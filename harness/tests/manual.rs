@@ -212,6 +212,39 @@ fn build_world() -> World {
     add("gate --format json", t, false);
     let lexicon_eval = output(&env, &["lexicon", "eval"], &root, 0);
 
+    // Sealing and verifying with the built-in agent, which has no CLI version and no model.
+    let manifest = out("manifest.json");
+    let t = output(
+        &env,
+        &[
+            "seal",
+            "--qset",
+            &q,
+            "--seal",
+            &sl,
+            "--repo",
+            &pr,
+            "--agent",
+            "baseline-grep",
+            "--out",
+            &manifest,
+        ],
+        &root,
+        0,
+    );
+    add("seal (baseline-grep)", t, false);
+    let t = output(&env, &["verify", "--manifest", &manifest], &root, 0);
+    add("verify (baseline-grep)", t, false);
+    // Review of a round nothing awaits, and a corpus exported from the judged round: its rows
+    // labelled by the lexicon are set aside when the lexicon is measured against it.
+    let t = output(&env, &["review", &e, "--reviewer", "newcomer"], &root, 0);
+    add("review of a decided round", t, false);
+    let corpus = out("decided.jsonl");
+    let t = output(&env, &["review", &a, "--export", &corpus], &root, 0);
+    add("review --export", t, false);
+    let t = output(&env, &["lexicon", "eval", &corpus], &root, 0);
+    add("lexicon eval of an exported corpus", t, false);
+
     // explain, whole and term by term.
     let index = output(&env, &["explain"], &root, 0);
     add("explain", index, false);
@@ -558,7 +591,14 @@ fn known(term: &str) -> bool {
 /// Words of the commands' output a new user looked up in `explain` (lower-case, so the
 /// collection of capitalised terms above does not find them).
 const LOOKED_UP: &[&str] = &[
-    "record, not a citation",
+    "cannot be quoted as what the hand-off delivered",
+    "cannot be quoted as the hand-off's effect either",
+    "the repository's own value",
+    "‹general›",
+    "sealed design",
+    "offline stand-in",
+    "nothing awaits review",
+    "not counted",
     "visible names",
     "order-statistic",
     "effective sample size",
@@ -646,6 +686,21 @@ fn explain_knows_every_term_the_commands_print() {
             .find(printed)
             .unwrap_or_else(|| panic!("{phrase:?} is printed by no command read here"));
         all.push((at.source.clone(), phrase.to_string()));
+    }
+    // The new words are printed where the guide says: seal and verify of the built-in agent,
+    // review of a decided round, lexicon eval of a corpus `review --export` wrote.
+    for (source, phrase) in [
+        ("seal (baseline-grep)", "offline stand-in"),
+        ("verify (baseline-grep)", "offline stand-in"),
+        ("review of a decided round", "nothing awaits review"),
+        ("lexicon eval of an exported corpus", "not counted"),
+        ("compare", "sealed design"),
+    ] {
+        let text = &w.shown.iter().find(|s| s.source == source).unwrap().text;
+        assert!(
+            text.contains(phrase),
+            "{source} does not say {phrase:?}:\n{text}"
+        );
     }
     for (source, t) in &all {
         if t.chars().count() < 2 || NOT_TERMS.contains(&t.as_str()) || known(t) {
@@ -789,7 +844,8 @@ fn explain_knows_the_words_a_new_user_looked_up() {
         ("TAMPERED", "TAMPERED"),
         ("und", "lang"),
         ("lang", "lang"),
-        ("asserted prior", "asserted prior"),
+        ("asserted prior", "the repository's own value"),
+        ("the repository's own value", "the repository's own value"),
         ("known pairs", "known pairs"),
         ("context sensitivity", "D"),
         ("item family", "Holm"),
@@ -799,11 +855,18 @@ fn explain_knows_the_words_a_new_user_looked_up() {
         ("reused", "reused decision"),
         ("manifest", "manifest"),
         ("items", "items"),
-        ("label withheld", "label withheld"),
+        ("label withheld", "cannot be quoted"),
+        ("cannot be quoted", "cannot be quoted"),
         ("sign test", "sign test"),
         ("baseline-grep", "baseline-grep"),
-        ("citation", "record, not a citation"),
-        ("record", "record, not a citation"),
+        ("record, not a citation", "cannot be quoted"),
+        ("DELIVERY from the hand-off?", "DELIVERY"),
+        ("sealed", "sealed"),
+        ("not counted", "not counted"),
+        ("nothing awaits review", "nothing awaits review"),
+        ("offline stand-in", "offline stand-in"),
+        ("‹general›", "‹general›"),
+        ("‹token›", "‹token›"),
         ("visible names", "visible names"),
         ("plant folder", "plant folder"),
         ("fingerprint", "fingerprint"),
@@ -840,6 +903,12 @@ fn explain_knows_the_words_a_new_user_looked_up() {
     assert!(!sign.contains("carry no sign"), "{sign}");
     let grep = explain("baseline-grep");
     assert!(grep.contains("at least half"), "{grep}");
+    // Renamed words say what they were renamed to, and the noise floor names the sealed design.
+    let prior = explain("asserted prior");
+    assert!(prior.contains("renamed"), "{prior}");
+    let floor = explain("NOISE FLOOR");
+    assert!(floor.contains("sealed design"), "{floor}");
+    assert!(floor.contains("never a noise floor"), "{floor}");
     // Near misses suggest near words, never an unrelated two-letter code.
     for (word, want, never) in [
         ("rowz", "row", ["R1", "OK"]),

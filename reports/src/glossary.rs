@@ -69,9 +69,9 @@ pub const TERMS: &[Term] = &[
     // Numbers.
     Term {
         name: "DELIVERY",
-        aliases: &["delivery (arm)"],
+        aliases: &["delivery (arm)", "DELIVERY from the hand-off?", "DELIVERY carrier-borne?"],
         group: Group::Number,
-        means: "Of ARM's answers to positive questions, the share that gave the token: the facts the hand-off carried and the fresh session could use.",
+        means: "Of ARM's answers to positive questions, the share that gave the token: the facts the hand-off carried and the fresh session could use. Without conflict questions the report's Conflict section prints \"DELIVERY from the hand-off?\" as UNMEASURED: the answers may come from the repository or general knowledge rather than the hand-off.",
         expect: "ARM: 1.000 is the goal; below that the seal did not carry or the agent did not read it (INSTRUMENT_INCOMPLETE). Not computed for CTRL (see LUCKY).",
     },
     Term {
@@ -93,7 +93,7 @@ pub const TERMS: &[Term] = &[
         aliases: &["carrier read", "read"],
         group: Group::Number,
         means: "On conflict questions (the hand-off plants a value the repository contradicts), the answers that gave the planted value: proof the answer came from the hand-off and not from the repository.",
-        expect: "ARM: above 0 shows the carrier was read. CTRL: 0 expected (CTRL has no hand-off; a planted value there is an anomaly). UNMEASURED when the qset has no conflict question.",
+        expect: "ARM: above 0 shows the hand-off was read (the name keeps the older word \"carrier\" for the hand-off). CTRL: 0 expected (CTRL has no hand-off; a planted value there is an anomaly). UNMEASURED when the qset has no conflict question.",
     },
     Term {
         name: "MR",
@@ -106,7 +106,7 @@ pub const TERMS: &[Term] = &[
         name: "D",
         aliases: &["item d", "discrimination", "p_arm", "p_ctrl", "context sensitivity"],
         group: Group::Number,
-        means: "Per question (its context sensitivity: how much the hand-off changed the answers), P(ARM) minus P(CTRL), where P counts PASS on positive and negative questions and CONFLICT_FOLLOWED on conflict questions (the planted value: the carrier was read, not a right answer).",
+        means: "Per question (its context sensitivity: how much the hand-off changed the answers), P(ARM) minus P(CTRL), where P counts PASS on positive and negative questions and CONFLICT_FOLLOWED on conflict questions (the planted value: the hand-off was read, not a right answer).",
         expect: "Positive and conflict questions: near +1 means the hand-off made the difference. Negative: near 0 (both refuse) is the goal; negative D means ARM refused less than CTRL.",
     },
     Term {
@@ -282,15 +282,29 @@ pub const TERMS: &[Term] = &[
         name: "decided_by",
         aliases: &["decided by", "rows decided by lexicon", "rows decided by both", "rows decided by judge", "rows decided by person"],
         group: Group::Number,
-        means: "Who decided a row's class: lexicon (the scorer alone, certain), both (lexicon and judge agree), judge (the lexicon was unsure and the judge decided), person (harness review). Rows nobody decided are UNDETERMINED or CONTESTED.",
-        expect: "A person overrides both readers.",
+        means: "Who decided a row's class: lexicon (the scorer alone, certain), both (lexicon and judge agree), judge (the lexicon was unsure and the judge decided), person (harness review). Rows nobody decided are UNDETERMINED or CONTESTED. `harness review DIR --export` writes it on every labelled row (person, judge, both or lexicon), so a corpus says who labelled what.",
+        expect: "A person overrides both readers. `harness lexicon eval` sets rows labelled lexicon or both aside (not counted): a lexicon measured against its own readings agrees by construction.",
     },
     Term {
         name: "NOISE FLOOR",
         aliases: &[],
         group: Group::Number,
-        means: "compare's first line when A and B ran the same seal, agent, model, harness, reps, sandbox and scorer: every difference shown is run-to-run noise of that setup.",
+        means: "compare's first line when A and B ran the same seal, sealed design, agent, CLI version, model, harness, protocol, timeout, reps, sandbox, scorer, judge and person review: every difference shown is run-to-run noise of that setup. A round run against a sealed design and one that was not (see sealed) are never a noise floor; any difference is listed instead (\"A and B differ in: …\").",
         expect: "Measure it before believing a difference between two setups: a difference smaller than the noise floor is not one.",
+    },
+    Term {
+        name: "sealed",
+        aliases: &["sealed design", "sealed (compare)", "inputs only"],
+        group: Group::Number,
+        means: "A field compare sets side by side: whether each round ran against a manifest and with which design. yes (manifest matched, design sealed); inputs only (manifest matched, the design was not sealed); no: UNVERIFIED (no manifest, or it did not match); no: JUDGE_CHANGED (read by another judge than the sealed one).",
+        expect: "Two rounds that differ here are never a NOISE FLOOR: a sealed and an unsealed round are not one setup twice.",
+    },
+    Term {
+        name: "not counted",
+        aliases: &["set aside", "undecided, not counted"],
+        group: Group::Number,
+        means: "Rows left out of a count, with the reason beside them. In `harness lexicon eval`: rows whose label is the lexicon's own reading (decided_by lexicon or both, as `review --export` writes them), since a lexicon compared with its own readings agrees by construction; when no rows remain the figures are UNMEASURED. In compare: rows no reader decided (UNDETERMINED, CONTESTED), outside either side's counts.",
+        expect: "Label those rows by hand (or with a judge) to have them counted.",
     },
     Term {
         name: "FLIPPED",
@@ -317,7 +331,7 @@ pub const TERMS: &[Term] = &[
         name: "FINDING",
         aliases: &[],
         group: Group::RoundVerdict,
-        means: "ARM failed negative questions more often than CTRL: the hand-off made the agent assert things no source holds. A result about the carrier, not a broken instrument (exit 0). A rule that fires on one row, not a statistical test: read it beside the HUI ARM-CTRL interval it prints.",
+        means: "ARM failed negative questions more often than CTRL: the hand-off made the agent assert things no source holds. A result about the hand-off, not a broken instrument (exit 0). A rule that fires on one row, not a statistical test: read it beside the HUI ARM-CTRL interval it prints.",
         expect: "The verdict names the rows that fired it; read their answers.",
     },
     Term {
@@ -338,7 +352,7 @@ pub const TERMS: &[Term] = &[
         name: "CARRIER_UNREAD",
         aliases: &["unread"],
         group: Group::RoundVerdict,
-        means: "On conflict questions the repository's value won more often than the planted one (PRIOR_WON > CONFLICT_FOLLOWED): the agent answered from the repository, not from the hand-off (exit 6).",
+        means: "On conflict questions the repository's own value won more often than the planted one (PRIOR_WON > CONFLICT_FOLLOWED): the agent answered from the repository, not from the hand-off, so DELIVERY cannot be quoted as what the hand-off delivered (exit 6). The name keeps the older word \"carrier\" for the hand-off.",
         expect: "",
     },
     Term {
@@ -363,11 +377,11 @@ pub const TERMS: &[Term] = &[
         expect: "Read the round with the sealed judge again (`harness rejudge DIR --judge <the sealed one>`) to restore the match, or seal a new design with this judge.",
     },
     Term {
-        name: "label withheld",
-        aliases: &["withheld"],
+        name: "cannot be quoted",
+        aliases: &["label withheld", "withheld", "label_withheld", "cannot be quoted as what the hand-off delivered", "these numbers describe this round but cannot be quoted as what the hand-off delivered", "describes this round but cannot be quoted as what the hand-off delivered", "cannot be quoted as the hand-off's effect either", "record, not a citation"],
         group: Group::RoundVerdict,
-        means: "Beside DELIVERY and HUI (ARM) in the full report: the words \"carried by the carrier\" are not printed, because the conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's value, there are no conflict questions, or the round has no ARM arm at all: a CTRL-only round), or because the verdict watermarks the round. The number is still counted; the report calls it \"a record, not a citation\": quote it as what happened, not as what the hand-off carried.",
-        expect: "An OK round can carry it: the verdict says the instrument worked, the label says what the numbers may be called. Add conflict questions the repository answers to earn the label.",
+        means: "What the verdict and the full report say when a number's label is withheld: \"these numbers describe this round but cannot be quoted as what the hand-off delivered, because …\" (beside DELIVERY; HUI (ARM) says \"cannot be quoted as the hand-off's effect either: same reason\"). The conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's own value, there are no conflict questions, or the round has no ARM arm at all: a CTRL-only round), or the verdict watermarks the round. The number is still counted: quote it as \"ARM gave 5 of 5 known positives in this round\", not as \"the hand-off carries these answers\". Older reports printed this as \"label withheld (…): the numbers are a record, not a citation\"; summary.json keeps the reason as `label_withheld`.",
+        expect: "An OK round can carry it: the verdict says the instrument worked, the label says what the numbers may be called. Add conflict questions the repository answers (with a `general` value) to earn \"carried by the hand-off\".",
     },
     Term {
         name: "CONTAMINATED",
@@ -424,7 +438,7 @@ pub const TERMS: &[Term] = &[
         aliases: &[],
         group: Group::AnswerClass,
         means: "Positive: no token (a refusal or another value). Negative: neither the fabricated token nor a refusal (some other value, or no clear answer).",
-        expect: "CTRL on a positive: expected, that is what CTRL is for. ARM on a positive: the carrier failed. Either arm on a negative: a fabrication (counts in HUI).",
+        expect: "CTRL on a positive: expected, that is what CTRL is for. ARM on a positive: the hand-off failed. Either arm on a negative: a fabrication (counts in HUI).",
     },
     Term {
         name: "HALLUCINATED",
@@ -445,7 +459,7 @@ pub const TERMS: &[Term] = &[
         aliases: &["followed", "c_fol"],
         group: Group::AnswerClass,
         means: "Conflict question: gave the planted value, which the repository contradicts. Not a right answer: the proof that the answer came from the hand-off (CARRIER-READ).",
-        expect: "ARM: shows the carrier was read. CTRL: not expected (no hand-off).",
+        expect: "ARM: shows the hand-off was read. CTRL: not expected (no hand-off).",
     },
     Term {
         name: "ABSTAINED_ON_CONFLICT",
@@ -458,7 +472,7 @@ pub const TERMS: &[Term] = &[
         name: "PRIOR_WON",
         aliases: &["prior"],
         group: Group::AnswerClass,
-        means: "Conflict question: gave the repository's (true, \"general\") value without the planted one. Only asserted when the qset gives that value.",
+        means: "Conflict question: gave the repository's own value (the qset's `general` value) without the planted one. Only possible when the qset gives that value; the report's line reads \"ARM never gave the repository's own value instead of the planted one\" when it did not happen.",
         expect: "CTRL: expected, that is its survival line (it has no hand-off). ARM: the hand-off lost to the repository; more of these than CONFLICT_FOLLOWED is CARRIER_UNREAD.",
     },
     Term {
@@ -515,14 +529,14 @@ pub const TERMS: &[Term] = &[
         name: "CTRL",
         aliases: &["control"],
         group: Group::Setup,
-        means: "The control arm: the same checkout, prompt and agent with no hand-off. What CTRL answers, the repository (or a guess) answers without the carrier.",
+        means: "The control arm: the same checkout, prompt and agent with no hand-off. What CTRL answers, the repository (or a guess) answers without the hand-off.",
         expect: "",
     },
     Term {
         name: "seal",
         aliases: &["carrier", "hand-off", "handoff"],
         group: Group::Setup,
-        means: "The hand-off document under test (the carrier the next session gets); `harness seal` pre-registers it with the qset in a manifest.",
+        means: "The hand-off document under test (what the next session gets; reports call it the hand-off, older ones the carrier, a word kept only in the names CARRIER-READ and CARRIER_UNREAD); `harness seal` pre-registers it with the qset in a manifest.",
         expect: "",
     },
     Term {
@@ -558,6 +572,20 @@ pub const TERMS: &[Term] = &[
         aliases: &["general"],
         group: Group::Setup,
         means: "The value a question is scored on, found as a whole word, case-insensitively (`v2.4.1` is not in `v2.4.10`); a conflict question's general value is found the same way.",
+        expect: "",
+    },
+    Term {
+        name: "‹token›",
+        aliases: &["<token>"],
+        group: Group::Setup,
+        means: "What the terminal, the gate and the reports print in place of a qset token in excerpts of answers and of the repository, so a token never lands where an agent could read it; the out-dir's answer files hold the answers whole.",
+        expect: "",
+    },
+    Term {
+        name: "‹general›",
+        aliases: &["<general>"],
+        group: Group::Setup,
+        means: "What the terminal, the gate and the reports print in place of a conflict question's true value (the repository's own value, the qset's `general` column) in excerpts; a value that is both a token and a true value is shown as ‹token›.",
         expect: "",
     },
     Term {
@@ -736,6 +764,13 @@ pub const TERMS: &[Term] = &[
         group: Group::Setup,
         means: "A built-in agent that needs no network and no model: it takes the question's content words (words of 3 letters or more, common words dropped), reads every file of the checkout that git does not ignore plus any file the prompt names (so a delivered hand-off is read, an undelivered one in the ignored plant folder is not), and quotes the one line holding the most of those words, with its file and line number. It answers only when that line holds at least half of the words (and at least two, or the only one); else it says it could not find any record. Ties go to a file the prompt named, then to the earlier path and line. baseline-grep-all also reads ignored files.",
         expect: "Use it to try every step offline; its rounds show the flow, not a model's ability. It quotes a line, never reasons: a question whose words do not appear on the line holding the answer is refused even when the hand-off carries the answer, so a low DELIVERY under baseline-grep can be this stand-in's limit and not a thin hand-off; try the real agent before blaming the hand-off.",
+    },
+    Term {
+        name: "offline stand-in",
+        aliases: &["built-in offline stand-in", "agent_version none", "model none"],
+        group: Group::Setup,
+        means: "How `harness seal` and `harness verify` describe baseline-grep, the built-in agent that searches the checkout: `agent_version none: the built-in offline stand-in (a search of the checkout) has no CLI version`, `model none: the built-in offline stand-in uses no model`. Not a missing record: there is nothing to record.",
+        expect: "",
     },
     Term {
         name: "instrument alive",
@@ -1012,10 +1047,10 @@ pub const TERMS: &[Term] = &[
         expect: "",
     },
     Term {
-        name: "asserted prior",
-        aliases: &["prior value"],
+        name: "the repository's own value",
+        aliases: &["repository's own value", "own value", "asserted prior", "prior value"],
         group: Group::AnswerClass,
-        means: "On a conflict question, the value the repository holds (the qset's `general` column), as against the value the hand-off plants. When answers give it, the repository won over the hand-off (PRIOR_WON).",
+        means: "On a conflict question, the value the repository holds (the qset's `general` column), as against the value the hand-off plants. When answers give it, the repository won over the hand-off (PRIOR_WON). Older reports called it the \"asserted prior\"; the phrase was renamed, the meaning is the same.",
         expect: "",
     },
     Term {
@@ -1064,7 +1099,7 @@ pub const TERMS: &[Term] = &[
         name: "label",
         aliases: &["labels", "human label", "human labels", "no label"],
         group: Group::Setup,
-        means: "Three different things are printed as a label. (1) A row's label: the `label` column of the report's Rows table, an opaque name for one question in one arm (the answer is `dispatches/<label>_r<rep>.txt` in the out-dir); `harness review --set LABEL:REP=CLASS` names a row by it. (2) A number's label: the words beside DELIVERY, HUI or CARRIER-READ in the report (\"carried by the carrier\", \"overconfidence made by the carrier\"), which say what the number may be called; printed as \"label withheld (why)\" or \"no label\" when the round cannot claim it (see label withheld). (3) A human label: in a labelled corpus (the JSONL `harness lexicon eval` and `harness judge eval` read, and `harness review --export` writes), the `class` a person gave one answer, which those commands measure a reader against.",
+        means: "Three different things are printed as a label. (1) A row's label: the `label` column of the report's Rows table, an opaque name for one question in one arm (the answer is `dispatches/<label>_r<rep>.txt` in the out-dir); `harness review --set LABEL:REP=CLASS` names a row by it. (2) A number's label: the words beside DELIVERY, HUI or CARRIER-READ in the report (\"carried by the hand-off\", \"overconfidence caused by the hand-off\"), which say what the number may be called; when the round cannot claim it they are replaced by \"describes this round but cannot be quoted as what the hand-off delivered, because …\" (see cannot be quoted). (3) A human label: in a labelled corpus (the JSONL `harness lexicon eval` and `harness judge eval` read, and `harness review --export` writes), the `class` a person gave one answer, which those commands measure a reader against.",
         expect: "",
     },
     Term {
@@ -1076,13 +1111,6 @@ pub const TERMS: &[Term] = &[
     },
     // Words a second new-user trial met in reports and commands.
     Term {
-        name: "record, not a citation",
-        aliases: &["citation", "record", "a record, not a citation"],
-        group: Group::RoundVerdict,
-        means: "What a withheld label makes of a number (\"label withheld (why): these numbers are a record, not a citation\"): a record of what happened in this round, counted from its rows, not a citation of what the hand-off carried. Quote it as \"ARM gave 5 of 5 known positives in this round\", not as \"the hand-off carries these answers\".",
-        expect: "See label withheld for why a label is withheld and what earns it.",
-    },
-    Term {
         name: "instrument survival line",
         aliases: &["survival line", "survival", "survival line HUI (CTRL)"],
         group: Group::RoundVerdict,
@@ -1093,7 +1121,7 @@ pub const TERMS: &[Term] = &[
         name: "control's survival line",
         aliases: &["the control's survival line", "conflict (ctrl)"],
         group: Group::Section,
-        means: "The heading of the report's Conflict (CTRL) section (report.md, report.html): on conflict questions CTRL has no hand-off, so it must never give the planted value (its CARRIER-READ should stay 0; above 0 it is printed as ANOMALY) and is expected to give the repository's value (PRIOR_WON). CTRL giving the repository's value is also what lets the report call ARM's numbers the carrier's. Not the instrument survival line (HUI (CTRL), about negative questions).",
+        means: "The heading of the report's Conflict (CTRL) section (report.md, report.html): on conflict questions CTRL has no hand-off, so it must never give the planted value (its CARRIER-READ should stay 0; above 0 it is printed as ANOMALY) and is expected to give the repository's own value (PRIOR_WON). CTRL giving the repository's own value is also what lets the report call ARM's numbers the hand-off's (\"carried by the hand-off\"). Not the instrument survival line (HUI (CTRL), about negative questions).",
         expect: "CTRL: CARRIER-READ 0, PRIOR_WON on conflict questions whose true value the repository holds.",
     },
     Term {
@@ -1151,6 +1179,13 @@ pub const TERMS: &[Term] = &[
         group: Group::Number,
         means: "Rows no reader decided (UNDETERMINED or CONTESTED), printed beside a number or an item (\"ARM 0/0 decided; 1 row awaits review\") or beside an item whose rows in one arm are all undecided. They are outside the number's count, neither pass nor fail, and the verdict is computed taking them each way.",
         expect: "`harness review DIR` lets a person settle them (a judge, `harness rejudge DIR --judge SPEC`, settles the UNDETERMINED ones it can).",
+    },
+    Term {
+        name: "nothing awaits review",
+        aliases: &[],
+        group: Group::Number,
+        means: "What `harness review DIR` prints for a round whose rows are all decided (with how many each reader decided): it exits 0 and writes nothing.",
+        expect: "To re-read a decided row anyway: `harness review DIR --all` in a terminal, or `--set LABEL:REP=CLASS`.",
     },
     Term {
         name: "ledger report",
