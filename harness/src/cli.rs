@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 const ABOUT: &str = "Measures context continuity of coding agents.
 
-Holding only the carrier (the hand-off document, the \"seal\"), can an isolated fresh agent session \
+Holding only the hand-off document (the \"seal\"), can an isolated fresh agent session \
 answer pre-registered questions about what came before, and does it say \"I don't know\" where the \
-carrier is silent? harness runs paired arms (ARM: seal planted; CTRL: no seal) in isolated checkouts \
+hand-off is silent? harness runs paired arms (ARM: seal planted; CTRL: no seal) in isolated checkouts \
 and scores the answers with a deliberately conservative scorer guarded by gates.
 
-It measures carrier sufficiency, not \"how much compaction lost\".";
+It measures whether the hand-off suffices, not \"how much compaction lost\".";
 
 const AFTER: &str = "Start here:
   harness run                     the shipped demo round (no network, no API keys)
@@ -250,7 +250,7 @@ pub struct RunArgs {
     /// The question set (TSV). Without --qset, the shipped demo runs.
     #[arg(long, value_name = "FILE")]
     pub qset: Option<PathBuf>,
-    /// The carrier planted into ARM. Required unless --arms CTRL.
+    /// The hand-off planted into ARM. Required unless --arms CTRL.
     #[arg(long, value_name = "FILE")]
     pub seal: Option<PathBuf>,
     /// Repository and base commit.
@@ -553,7 +553,7 @@ pub struct GateArgs {
     /// The question set.
     #[arg(long, value_name = "FILE")]
     pub qset: PathBuf,
-    /// The carrier (needed in phase post).
+    /// The hand-off (needed in phase post).
     #[arg(long, value_name = "FILE")]
     pub seal: Option<PathBuf>,
     /// Repository and base commit.
@@ -583,7 +583,7 @@ pub struct SealArgs {
     /// The question set.
     #[arg(long, value_name = "FILE")]
     pub qset: PathBuf,
-    /// The carrier.
+    /// The hand-off.
     #[arg(long, value_name = "FILE")]
     pub seal: PathBuf,
     /// The typed-answer protocol file, if the round uses one.

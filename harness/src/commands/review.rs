@@ -303,7 +303,6 @@ pub fn review(opts: &ReviewOptions) -> Result<Exit> {
     if let Some(file) = &opts.export {
         return export(&out, file);
     }
-    let who = reviewer(opts)?;
     // Held until the round is derived again: no unit answers and no other command writes.
     let units = journal::no_unit_runs(&out, "review")?;
     let lock = journal::Lock::acquire(&out)?;
@@ -321,6 +320,8 @@ pub fn review(opts: &ReviewOptions) -> Result<Exit> {
         println!("{}", nothing_awaits(&scored));
         return Ok(Exit::Ok);
     }
+    // Only a decision needs a name to record: a round with nothing to decide needs none.
+    let who = reviewer(opts)?;
     let new = if interactive_asked {
         interactive(&out, &rows, &qset, &record, scored, &who, opts.all)?
     } else {
