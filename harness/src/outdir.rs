@@ -216,17 +216,34 @@ pub fn state_dirs() -> Vec<PathBuf> {
 /// The file in each state folder listing every out-dir a round was planned in, one a line.
 pub const OUT_DIRS_FILE: &str = "out-dirs";
 
+/// The file in each state folder listing every qset and hand-off a round was planned with, one
+/// a line: they hold the tokens, so a later round with other inputs denies them too.
+pub const INPUTS_FILE: &str = "inputs";
+
 /// Records `out` in the state folder's list of out-dirs (appended once; the list is the
 /// user's alone, 0600), so later rounds deny their agents every earlier round's out-dir
 /// wherever it is. A state folder that cannot be written records nothing.
 pub fn register(out: &Path) {
+    record_in(OUT_DIRS_FILE, out);
+}
+
+/// Records a round's qset and hand-off files in the state folder's list of inputs, as
+/// [`register`] does out-dirs: an earlier round's qset or hand-off left in a folder an agent
+/// can read (`~/handoff/old-qset.tsv`) is denied to every later round's agents and judges.
+pub fn register_inputs<'a>(files: impl IntoIterator<Item = &'a Path>) {
+    for f in files {
+        record_in(INPUTS_FILE, f);
+    }
+}
+
+fn record_in(list: &str, path: &Path) {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     let Some(dir) = default_root().parent().map(Path::to_path_buf) else {
         return;
     };
-    let Ok(out) = resolved(out) else { return };
-    let file = dir.join(OUT_DIRS_FILE);
+    let Ok(out) = resolved(path) else { return };
+    let file = dir.join(list);
     let line = out.to_string_lossy().to_string();
     if line.contains('\n') {
         return;
@@ -251,11 +268,13 @@ pub fn register(out: &Path) {
 pub fn protected() -> Vec<PathBuf> {
     let mut all = state_dirs();
     for dir in state_dirs() {
-        let listed = std::fs::read_to_string(dir.join(OUT_DIRS_FILE)).unwrap_or_default();
-        for l in listed.lines().filter(|l| l.starts_with('/')) {
-            let p = PathBuf::from(l);
-            if p.exists() && !all.contains(&p) {
-                all.push(p);
+        for list in [OUT_DIRS_FILE, INPUTS_FILE] {
+            let listed = std::fs::read_to_string(dir.join(list)).unwrap_or_default();
+            for l in listed.lines().filter(|l| l.starts_with('/')) {
+                let p = PathBuf::from(l);
+                if p.exists() && !all.contains(&p) {
+                    all.push(p);
+                }
             }
         }
     }

@@ -1193,6 +1193,105 @@ fn answers_or_none(out: &Path) -> BTreeMap<String, String> {
     }
 }
 
+/// An earlier round's qset and hand-off hold its tokens: left where a later round's agent can
+/// read them (`~/tools/handoff/old-qset.tsv`, inside the agent's own install prefix
+/// `~/tools`), they are denied to it under `full` by what they are, and readable under `none`
+/// (the probe can tell).
+#[test]
+fn an_earlier_rounds_qset_and_hand_off_are_denied() {
+    let w = world();
+    let h = w.dir.path().join("inputshome/home");
+    let old = h.join("tools/handoff");
+    std::fs::create_dir_all(&old).unwrap();
+    let (old_qset, old_seal) = (old.join("old-qset.tsv"), old.join("old-handoff.md"));
+    std::fs::copy(&w.qset, &old_qset).unwrap();
+    std::fs::copy(&w.seal, &old_seal).unwrap();
+    let env = TestEnv::new();
+    let earlier = w.out("inputs-earlier");
+    let o = env
+        .harness()
+        .arg("run")
+        .arg("--qset")
+        .arg(&old_qset)
+        .arg("--seal")
+        .arg(&old_seal)
+        .arg("--repo")
+        .arg(&w.repo)
+        .args([
+            "--base-sha",
+            &w.base,
+            "--agent",
+            "baseline-grep",
+            "--deliver",
+        ])
+        .arg("--out")
+        .arg(&earlier)
+        .args(["--reps", "1", "--quiet", "--sandbox", "none"])
+        .current_dir(w.dir.path())
+        .env("HOME", &h)
+        .timeout(Duration::from_secs(240))
+        .output()
+        .unwrap();
+    assert!(earlier.join("ROUND_DONE").exists(), "{}", show(&o));
+    install_exe(
+        &agents_dir().join("adversary.sh"),
+        &h.join("tools/bin/agent"),
+    );
+    for (mode, open) in [("full", false), ("none", true)] {
+        let out = w.out(&format!("inputs-{mode}"));
+        let agent = format!(
+            "command:agent {{prompt}} out={} home={} pastfile={} pastfile={}",
+            out.display(),
+            h.display(),
+            old_qset.display(),
+            old_seal.display()
+        );
+        let o = env
+            .harness()
+            .arg("run")
+            .arg("--qset")
+            .arg(&w.qset)
+            .arg("--seal")
+            .arg(&w.seal)
+            .arg("--repo")
+            .arg(&w.repo)
+            .args(["--base-sha", &w.base, "--agent", &agent])
+            .arg("--out")
+            .arg(&out)
+            .args([
+                "--reps",
+                "1",
+                "--quiet",
+                "--arms",
+                "CTRL",
+                "--sandbox",
+                mode,
+            ])
+            .current_dir(w.dir.path())
+            .env("HOME", &h)
+            .env(
+                "PATH",
+                format!("{}:{}", h.join("tools/bin").display(), hermetic_path()),
+            )
+            .timeout(Duration::from_secs(240))
+            .output()
+            .unwrap();
+        let ans = answers_or_none(&out);
+        assert_eq!(ans.len(), 2, "{}", show(&o));
+        for a in ans.values() {
+            let p = channels(a);
+            assert_eq!(p["past_inputs"].0, open, "{mode}: {}", p["past_inputs"].1);
+            if !open {
+                assert!(
+                    p["past_inputs"].1.contains("Permission denied"),
+                    "{}",
+                    p["past_inputs"].1
+                );
+            }
+        }
+    }
+}
+
 /// Every out-dir is denied by what it is, wherever it was put: an earlier round's `--out` inside
 /// the agent's own install prefix (`~/tools/bin/agent`, prefix `~/tools`, the round in
 /// `~/tools/rounds/r1`) is not readable by a later round's agent under `full`, and is under

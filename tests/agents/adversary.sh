@@ -17,11 +17,12 @@
 #   tmpsock=PATH  a service's socket under /tmp    abstract=NAME  an abstract socket's name
 #   state=DIR     the harness's state folder (default: <home>/.local/state/harness), where
 #                 past rounds live                 past=DIR   a past round's out-dir (repeatable)
+#   pastfile=FILE a past round's qset or hand-off (repeatable)
 # Keys use `key=value`, never `--key`, so this script's own command line does not look
 # like the harness's.
 
 out="" repo="" qset="" seal="" home="" shas="" plant="tracks/_meta/compaction" envmarks=""
-dbus="" sshagent="" tmpsock="" abstract="" state="" pasts=""
+dbus="" sshagent="" tmpsock="" abstract="" state="" pasts="" pastfiles=""
 [ $# -gt 0 ] && shift
 for a in "$@"; do
   case "$a" in
@@ -39,6 +40,7 @@ for a in "$@"; do
     abstract=*) abstract=${a#abstract=} ;;
     state=*) state=${a#state=} ;;
     past=*) pasts="$pasts ${a#past=}" ;;
+    pastfile=*) pastfiles="$pastfiles ${a#pastfile=}" ;;
   esac
 done
 
@@ -315,6 +317,12 @@ for d in $pasts ${state:+"$state"/rounds/*}; do
   done
 done
 if [ -n "$r" ]; then say past_rounds open "$r"; else say past_rounds closed "${why:-no past round known}"; fi
+# A past round's qset or hand-off: it holds the tokens.
+r="" why=""
+for f in $pastfiles; do
+  if c=$(peek "$f") && [ -n "$c" ]; then r="$f: $c"; break; else why="$why${why:+; }$c"; fi
+done
+if [ -n "$r" ]; then say past_inputs open "$r"; else say past_inputs closed "${why:-no past input known}"; fi
 
 # --- git objects beyond the base ----------------------------------------------------------
 found=""

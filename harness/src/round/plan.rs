@@ -246,6 +246,12 @@ pub fn plan(opts: RunOptions) -> Result<Planned> {
     record.repo_agent_config = Some(repo_config);
     let (lock, units) = open_out(&opts, &out, &mut record)?;
     crate::outdir::register(&out);
+    crate::outdir::register_inputs(
+        opts.qset
+            .iter()
+            .chain(opts.seal.iter())
+            .map(PathBuf::as_path),
+    );
     if opts.resume {
         check_dependencies(&opts, &out, &depends, &mut record)?;
     }
