@@ -236,28 +236,56 @@ pub fn register_inputs<'a>(files: impl IntoIterator<Item = &'a Path>) {
     }
 }
 
+/// The state folder this process records in: `$XDG_STATE_HOME/harness`, else
+/// `~/.local/state/harness`, else (no home) the temp folder's `harness-rounds`, the same
+/// folders [`state_dirs`] reads back.
+fn state_root() -> PathBuf {
+    let root = default_root();
+    if root.ends_with("harness/rounds") {
+        root.parent().map(Path::to_path_buf).unwrap_or(root)
+    } else {
+        root
+    }
+}
+
+/// The file in each state folder listing the other state folders rounds were recorded in
+/// (an earlier `XDG_STATE_HOME`): read back one level, so changing the variable does not
+/// forget the rounds made under the old one.
+pub const STATE_DIRS_FILE: &str = "state-dirs";
+
 fn record_in(list: &str, path: &Path) {
+    let dir = state_root();
+    let Ok(out) = resolved(path) else { return };
+    append_once(&dir.join(list), &out);
+    // Every folder `state_dirs` reads learns where this record is.
+    let here = resolved(&dir).unwrap_or(dir);
+    for other in state_dirs() {
+        if other != here {
+            append_once(&other.join(STATE_DIRS_FILE), &here);
+        }
+    }
+}
+
+/// Appends `path` as a line of `file` unless it is there already (the file 0600, its folder
+/// created); a folder that cannot be written records nothing.
+fn append_once(file: &Path, path: &Path) {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
-    let Some(dir) = default_root().parent().map(Path::to_path_buf) else {
-        return;
-    };
-    let Ok(out) = resolved(path) else { return };
-    let file = dir.join(list);
-    let line = out.to_string_lossy().to_string();
+    let Some(dir) = file.parent() else { return };
+    let line = path.to_string_lossy().to_string();
     if line.contains('\n') {
         return;
     }
-    let known = std::fs::read_to_string(&file).unwrap_or_default();
+    let known = std::fs::read_to_string(file).unwrap_or_default();
     if known.lines().any(|l| l == line) {
         return;
     }
-    let _ = std::fs::create_dir_all(&dir).and_then(|_| {
+    let _ = std::fs::create_dir_all(dir).and_then(|_| {
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .mode(0o600)
-            .open(&file)
+            .open(file)
             .and_then(|mut f| writeln!(f, "{line}"))
     });
 }
@@ -267,7 +295,19 @@ fn record_in(list: &str, path: &Path) {
 /// what they are: the sandbox keeps each out of every read rule.
 pub fn protected() -> Vec<PathBuf> {
     let mut all = state_dirs();
+    // The state folders of earlier settings (an old `XDG_STATE_HOME`), one level.
+    let mut dirs = state_dirs();
     for dir in state_dirs() {
+        let listed = std::fs::read_to_string(dir.join(STATE_DIRS_FILE)).unwrap_or_default();
+        for l in listed.lines().filter(|l| l.starts_with('/')) {
+            let p = PathBuf::from(l);
+            if p.exists() && !dirs.contains(&p) {
+                dirs.push(p.clone());
+                all.push(p);
+            }
+        }
+    }
+    for dir in dirs {
         for list in [OUT_DIRS_FILE, INPUTS_FILE] {
             let listed = std::fs::read_to_string(dir.join(list)).unwrap_or_default();
             for l in listed.lines().filter(|l| l.starts_with('/')) {

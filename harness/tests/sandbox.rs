@@ -1292,6 +1292,136 @@ fn an_earlier_rounds_qset_and_hand_off_are_denied() {
     }
 }
 
+/// Runs a round into `<prefix>/rounds/r1` with `first` applied to its environment, installs the
+/// probing agent as `<prefix>/bin/agent`, then runs a CTRL round under `full` with `then`
+/// applied and returns what the agent's `past_rounds` probe said for each answer.
+fn earlier_round_probed(
+    w: &World,
+    prefix: &Path,
+    name: &str,
+    first: &dyn Fn(&mut assert_cmd::Command),
+    then: &dyn Fn(&mut assert_cmd::Command),
+) -> Vec<(bool, String)> {
+    let env = TestEnv::new();
+    let earlier = prefix.join("rounds/r1");
+    let mut c = env.harness();
+    c.arg("run")
+        .arg("--qset")
+        .arg(&w.qset)
+        .arg("--seal")
+        .arg(&w.seal)
+        .arg("--repo")
+        .arg(&w.repo)
+        .args([
+            "--base-sha",
+            &w.base,
+            "--agent",
+            "baseline-grep",
+            "--deliver",
+        ])
+        .arg("--out")
+        .arg(&earlier)
+        .args(["--reps", "1", "--quiet", "--sandbox", "none"])
+        .current_dir(w.dir.path())
+        .timeout(Duration::from_secs(240));
+    first(&mut c);
+    let o = c.output().unwrap();
+    assert!(earlier.join("ROUND_DONE").exists(), "{}", show(&o));
+    install_exe(
+        &agents_dir().join("adversary.sh"),
+        &prefix.join("bin/agent"),
+    );
+    let out = w.out(name);
+    let agent = format!(
+        "command:agent {{prompt}} out={} home={} past={}",
+        out.display(),
+        prefix.display(),
+        earlier.display()
+    );
+    let mut c = env.harness();
+    c.arg("run")
+        .arg("--qset")
+        .arg(&w.qset)
+        .arg("--seal")
+        .arg(&w.seal)
+        .arg("--repo")
+        .arg(&w.repo)
+        .args(["--base-sha", &w.base, "--agent", &agent])
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--reps",
+            "1",
+            "--quiet",
+            "--arms",
+            "CTRL",
+            "--sandbox",
+            "full",
+        ])
+        .current_dir(w.dir.path())
+        .env(
+            "PATH",
+            format!("{}:{}", prefix.join("bin").display(), hermetic_path()),
+        )
+        .timeout(Duration::from_secs(240));
+    then(&mut c);
+    let o = c.output().unwrap();
+    let ans = answers_or_none(&out);
+    assert_eq!(ans.len(), 2, "{}", show(&o));
+    ans.values()
+        .map(|a| {
+            let p = channels(a);
+            p["past_rounds"].clone()
+        })
+        .collect()
+}
+
+/// A round recorded under one `XDG_STATE_HOME` stays denied after the variable changes: the
+/// home's state folder remembers where the old records are.
+#[test]
+fn an_earlier_round_under_another_xdg_state_home_is_denied() {
+    let w = world();
+    let h = w.dir.path().join("xdghome/home");
+    std::fs::create_dir_all(&h).unwrap();
+    let (a, b) = (h.join("state-a"), h.join("state-b"));
+    let probes = earlier_round_probed(
+        &w,
+        &h.join("tools"),
+        "xdg-changed",
+        &|c| {
+            c.env("HOME", &h).env("XDG_STATE_HOME", &a);
+        },
+        &|c| {
+            c.env("HOME", &h).env("XDG_STATE_HOME", &b);
+        },
+    );
+    for (open, said) in probes {
+        assert!(!open && said.contains("Permission denied"), "{said}");
+    }
+}
+
+/// With no home at all the record of out-dirs is kept in, and read back from, the temp
+/// folder's `harness-rounds`: an earlier round stays denied.
+#[test]
+fn an_earlier_round_without_a_home_is_denied() {
+    let w = world();
+    let prefix = w.dir.path().join("nohome/tools");
+    let probes = earlier_round_probed(
+        &w,
+        &prefix,
+        "no-home",
+        &|c| {
+            c.env_remove("HOME").env_remove("XDG_STATE_HOME");
+        },
+        &|c| {
+            c.env_remove("HOME").env_remove("XDG_STATE_HOME");
+        },
+    );
+    for (open, said) in probes {
+        assert!(!open && said.contains("Permission denied"), "{said}");
+    }
+}
+
 /// Every out-dir is denied by what it is, wherever it was put: an earlier round's `--out` inside
 /// the agent's own install prefix (`~/tools/bin/agent`, prefix `~/tools`, the round in
 /// `~/tools/rounds/r1`) is not readable by a later round's agent under `full`, and is under
