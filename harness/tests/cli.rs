@@ -33,7 +33,10 @@ fn score_help_states_the_resolved_meanings_and_the_held_out_figures() {
         "tuned on",
         "harness explain UNDETERMINED",
     ] {
-        assert!(text.contains(needle), "score --help lacks {needle:?}:\n{text}");
+        assert!(
+            text.contains(needle),
+            "score --help lacks {needle:?}:\n{text}"
+        );
     }
 }
 
