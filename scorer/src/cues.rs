@@ -126,10 +126,12 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     }
     // An answer in a partly covered language with none of its doubt words reads plainly.
     let plain_true_value = true_value_stated_plainly(s);
+    let plain_world = world_plain(s);
     if maybe_refusal
         && doubtful_language(s.spoken)
         && !crate::aside::plain_lead(s)
         && !plain_true_value
+        && !plain_world
     {
         out.push(Cue::UncoveredLanguage);
     }
@@ -215,13 +217,17 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if maybe_refusal
         && !reads_as_answer
         && !plain_true_value
+        && !plain_world
         && prose_without_value(s, if s.has_tok { 3 } else { 2 })
     {
         out.push(Cue::UncoveredLanguage);
     }
     // A negation word of a language without refusal patterns, where reading a refusal would
     // change the class ("Nem tudom megmondani, melyiket …"): the answer may refuse.
-    if maybe_refusal && !plain_true_value && crate::wording::world_absence(s.spoken) {
+    if maybe_refusal
+        && !plain_true_value
+        && (crate::wording::world_absence(s.spoken) || crate::wording::world_doubt(s.spoken))
+    {
         out.push(Cue::UncoveredLanguage);
     }
     // A refusal followed by another value: on a negative that is FAIL, not a clean refusal.
@@ -279,6 +285,31 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     out.sort();
     out.dedup();
     out
+}
+
+/// A positive or negative answer that names the token, in a language the refusal patterns do
+/// not cover, with no negation, hedge, alternative, contrast or question of any language the
+/// readings know ("پورت gRPC برابر 50443 است.", "Η θύρα είναι 9464."): it states the value, as
+/// a plain answer in a covered language does. A refusal, a guess or a denial would need one of
+/// those words.
+fn world_plain(s: &Strict<'_>) -> bool {
+    if !s.has_tok
+        || !matches!(s.kind, Kind::Positive | Kind::Negative)
+        || !matches!(s.class, Class::Pass | Class::Hallucinated)
+    {
+        return false;
+    }
+    let spoken = s.spoken;
+    !(spoken.contains(['?', '？', '؟'])
+        || absence_regex().is_match(spoken)
+        || hedge_regex().is_match(spoken)
+        || doubts_answer(spoken)
+        || crate::wording::world_absence(spoken)
+        || crate::wording::partial_negation(spoken)
+        || crate::wording::world_doubt(spoken)
+        // A partly covered language's own doubt words (Turkish `belirsiz`, `yoksa`).
+        || (crate::partial::identified(spoken)
+            && crate::partial::read(spoken) == crate::partial::Reading::Doubtful))
 }
 
 /// Conflict item read `PRIOR_WON` in a language the refusal patterns do not cover: the true
@@ -674,6 +705,11 @@ fn introduces_value(sentence: &str) -> bool {
         concat!(
             r"(?i)(?-u:\b)(?:defaults?|defaulting|default value|usually|typically|normally|commonly|generally|standard|so|therefore|thus|hence|which means|means|applies|apply|falls? back|fallback|instead|effectively|in practice|implicitly|assume|assuming|probably|likely|presumably|standardmäßig|üblicherweise|normalerweise|gilt|also|daher|por defecto|predeterminad\w*|normalmente|entonces|así que|par défaut|généralement|donc|padrão|geralmente|então|domyśln\w*|zazwyczaj|varsayılan|genellikle|standaard|meestal|oletus\w*|yleensä|kawaida)(?-u:\b)",
             r"|→|=>|⇒|=|기본값|기본|보통|일반적|따라서|그래서|デフォルト|既定|通常|一般的|なので|默认|通常|一般|所以|因此|по умолчанию|обычно|поэтому|за замовчуванням|зазвичай|mặc định|thường",
+            // The languages refusal patterns or the wider readings meet without such words:
+            // Arabic, Hebrew, Hindi, Urdu, Persian, Bengali, Tamil, Thai, Greek, Finnish,
+            // Swahili, Hungarian, Romanian, Tagalog, Malay, Nordic, Hausa.
+            r"|القيمة|الافتراضي|افتراضي|لذلك|إذن|عادة|ברירת המחדל|הערך|לכן|בדרך כלל|डिफ़ॉल्ट|डिफॉल्ट|मान|इसलिए|आमतौर पर|ڈیفالٹ|لہذا|عام طور پر|پیش\u{200c}?فرض|مقدار|بنابراین|معمولا|ডিফল্ট|মান|তাই|সাধারণত|இயல்புநிலை|மதிப்பு|எனவே|பொதுவாக|ค่าเริ่มต้น|ค่า|ดังนั้น|โดยปกติ|προεπιλογ|τιμή|άρα|επομένως|συνήθως",
+            r"|(?i)\b(?:arvo|joten|chaguo-msingi|thamani|kwa hiyo|alapértelmezett|érték|tehát|általában|implicit|valoarea|deci|de obicei|halaga|kaya|karaniwan|lalai|nilai|jadi|biasanya|verdi|værdi|vanligvis|normalt|tsoho|darajar)\b",
         ),
     )
     .is_match(sentence)
@@ -1744,6 +1780,41 @@ mod tests {
             ),
             ("CONFLICT_FOLLOWED".to_string(), true)
         );
+    }
+
+    #[test]
+    fn cues_1_10_a_plain_statement_in_any_language_is_certain_and_a_doubt_is_not() {
+        for (a, kind) in [
+            ("پورت gRPC برابر 50443 است.", Kind::Positive),
+            (
+                "Η θύρα είναι 50443, σύμφωνα με το έγγραφο παράδοσης.",
+                Kind::Positive,
+            ),
+            ("पोर्ट 50443 है।", Kind::Negative),
+        ] {
+            let (class, certain) = reading(a, kind, "50443", None);
+            assert!(certain, "{a}: {class} {certain}");
+        }
+        // A hedge, an alternative, a contrast, a negation or a question in the answer's own
+        // language keeps it uncertain.
+        for a in [
+            "ربما المنفذ 50443.",
+            "Η θύρα είναι 50443 ή 50444.",
+            "Ban tabbata ba. Ana iya zama 50443, amma ba a bayyana ba.",
+            "En ole varma. Mainitaan sekä 50443 että 50444.",
+            "क्या पोर्ट 50443 है? मुझे पक्का नहीं पता।",
+        ] {
+            let (class, certain) = reading(a, Kind::Positive, "50443", None);
+            assert!(!certain, "{a}: {class} {certain}");
+        }
+    }
+
+    #[test]
+    fn cues_1_10_a_refusal_then_a_value_in_more_languages_is_never_clean() {
+        // "I did not find it. The value: 30." in Arabic: the value words of more languages.
+        let a = "لم أجد هذه المعلومة. القيمة 30.";
+        let (class, certain) = reading(a, Kind::Negative, "45s", None);
+        assert!(!(class == "PASS" && certain), "{a}: {class} {certain}");
     }
 
     #[test]

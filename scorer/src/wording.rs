@@ -77,6 +77,39 @@ pub(crate) fn world_absence(text: &str) -> bool {
     .is_match(text)
 }
 
+/// Hedges, alternatives ("or") and contrasts ("but") of the languages [`world_absence`] serves
+/// (and the Nordic, Finnish, Hungarian, Romanian, Swahili, Tagalog and Malay ones): with their
+/// negation words, what an answer in one of them would need to doubt, list or take back a value.
+/// Wide on purpose: a false hit keeps a reading uncertain, never decides one.
+pub(crate) fn world_doubt(text: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:ehkä|luultavasti|todennäköisesti|mahdollisesti|luulen|arvelen|tai|mutta|vai|sekä|enkä|en (?:ole|tiedä|löydä|löytänyt|pysty|osaa|voi)",
+            r"|ba|amma|tabbata|watakila",
+            r"|kanskje|måske|sannsynligvis|sandsynligvis|trolig|muligens|muligvis|tror|antar|eller",
+            r"|talán|valószínűleg|szerintem|lehet|vagy|azonban",
+            r"|poate|probabil|cred|posibil|sau|dar|însă",
+            r"|labda|huenda|nadhani|pengine|inawezekana|lakini|ila",
+            r"|siguro|baka|marahil|yata|tingin|pero|ngunit|o kaya",
+            r"|mungkin|barangkali|rasanya|agaknya|atau|tetapi|tapi|namun)\b",
+            // Short words of scripts written with spaces: whole words only (Greek `ή` is
+            // inside `βρήκα`, Hebrew `או` inside many words).
+            r"|(?:^|[\s,،(])(?:أو|بل|या|বা|ή|או|یا)(?:[\s,.،)]|$)",
+            r"|ربما|قد يكون|أعتقد|أظن|على الأرجح|متأكد|لكن",
+            r"|शायद|संभवतः|संभव|लगता|पक्का|अथवा|लेकिन|परंतु|किंतु",
+            r"|সম্ভবত|হয়তো|মনে হয়|নিশ্চিত|অথবা|কিন্তু",
+            r"|ஒருவேளை|இருக்கலாம்|நினைக்கிறேன்|உறுதி|அல்லது|ஆனால்",
+            r"|อาจ|น่าจะ|คิดว่า|แน่ใจ|หรือ|แต่",
+            r"|ίσως|πιθανόν|πιθανώς|νομίζω|μάλλον|σίγουρ|αλλά|όμως",
+            r"|אולי|כנראה|נראה לי|חושב|ייתכן|בטוח|אבל|אך",
+            r"|شاید|احتمالاً|احتمالا|فکر می|گمان|مطمئن|اما|ولی|غالباً|میرا خیال|لیکن",
+        ),
+    )
+    .is_match(text)
+}
+
 /// Negation and absence words of the partly covered languages (French, Italian, Portuguese,
 /// Dutch, Polish, Czech, Turkish and its negative suffixes, Indonesian, Vietnamese, Swedish,
 /// the Cyrillic Slavic languages): with [`world_absence`] and the covered languages' absence
