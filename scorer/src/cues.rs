@@ -126,12 +126,13 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     }
     // An answer in a partly covered language with none of its doubt words reads plainly.
     let plain_true_value = true_value_stated_plainly(s);
-    let plain_world = world_plain(s);
+    // Asked last in each condition below: its vocabularies compile only where a cue may fire.
+    let plain_world = || world_plain(s);
     if maybe_refusal
         && doubtful_language(s.spoken)
         && !crate::aside::plain_lead(s)
         && !plain_true_value
-        && !plain_world
+        && !plain_world()
     {
         out.push(Cue::UncoveredLanguage);
     }
@@ -217,8 +218,8 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     if maybe_refusal
         && !reads_as_answer
         && !plain_true_value
-        && !plain_world
         && prose_without_value(s, if s.has_tok { 3 } else { 2 })
+        && !plain_world()
     {
         out.push(Cue::UncoveredLanguage);
     }
