@@ -109,7 +109,10 @@ pub enum Command {
     /// one row at a time, one key per class of the row's kind (no Enter), s to skip, q or
     /// Ctrl-C to quit (decisions are saved as made; run again to resume). For scripts: --set
     /// LABEL:REP=CLASS (repeatable) or --from FILE. Only the classes of the row's kind are
-    /// accepted. Decisions go to review.jsonl in the out-dir with reviewer, time and the sha256
+    /// accepted, in any case (pass = PASS): positive: PASS, REFUSED_WITH_TOKEN, FAIL; negative:
+    /// PASS, HALLUCINATED, REFUSED_WITH_TOKEN, FAIL; conflict: CONFLICT_FOLLOWED,
+    /// ABSTAINED_ON_CONFLICT, PRIOR_WON (only where the question has a general value),
+    /// UNCLASSIFIED. Decisions go to review.jsonl in the out-dir with reviewer, time and the sha256
     /// of the answer read; a decision on an answer that changed since is refused. Holds the
     /// round's locks; refuses (writing nothing) while a unit runs or an answer is not the one
     /// the harness wrote. Exits with the round's verdict.
@@ -423,7 +426,8 @@ pub struct ReviewArgs {
     #[arg(value_name = "ROUND")]
     pub out: PathBuf,
     /// A decision: the row's label and rep (as in the verdict sentence, `k3f9q2_r1` is
-    /// `k3f9q2:1`) and the class, e.g. `--set k3f9q2:1=PASS`. Repeatable.
+    /// `k3f9q2:1`) and the class of the row's kind (listed above; any case), e.g.
+    /// `--set k3f9q2:1=PASS`. Repeatable.
     #[arg(long, value_name = "LABEL:REP=CLASS")]
     pub set: Vec<String>,
     /// A file of LABEL:REP=CLASS lines (# comments and blank lines skipped), or a corpus

@@ -439,3 +439,57 @@ fn eval_counts_the_negative_pass_misread_over_negative_pass_rows_only() {
     );
     assert!(!text.contains("(0/3)"), "{text}");
 }
+
+/// `lexicon eval`'s confusion puts the rows the lexicon left UNDETERMINED in their own column
+/// (text and JSON), never in the column of their guess: a certain reading and a guess are never
+/// added together. The certain cells add up to the rows decided (coverage), the UNDETERMINED
+/// cells to the rest.
+#[test]
+fn eval_confusion_keeps_undetermined_rows_apart_from_their_guess() {
+    let out = harness()
+        .args(["lexicon", "eval", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let total = &v["total"];
+    let rows = total["rows"].as_u64().unwrap();
+    let decided = total["coverage"]["hits"].as_u64().unwrap();
+    assert!(
+        decided < rows,
+        "the shipped corpus has undetermined rows: {total}"
+    );
+    let (mut certain, mut undetermined) = (0, 0);
+    for cell in total["confusion"].as_array().unwrap() {
+        let n = cell["count"].as_u64().unwrap();
+        if cell["scorer"] == "UNDETERMINED" {
+            undetermined += n;
+        } else {
+            certain += n;
+        }
+    }
+    assert_eq!(certain, decided, "{}", total["confusion"]);
+    assert_eq!(undetermined, rows - decided, "{}", total["confusion"]);
+
+    let out = harness().args(["lexicon", "eval"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("── confusion"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("──"))
+        .collect();
+    let head: Vec<&str> = table[0].split_whitespace().collect();
+    assert_eq!(head.last(), Some(&"UNDET"), "{text}");
+    // The text's cells are the JSON's: each row's UNDET cell is its undecided rows.
+    let mut shown_undet = 0;
+    for line in &table[1..] {
+        let cell = line.split_whitespace().last().unwrap();
+        shown_undet += cell.parse::<u64>().unwrap_or(0);
+    }
+    assert_eq!(shown_undet, rows - decided, "{text}");
+}

@@ -308,3 +308,63 @@ fn the_files_line_names_the_out_dir_without_dot_dot() {
         real.display()
     );
 }
+
+/// The text of the README's walkthrough step whose heading starts with `### N.`, up to the
+/// next heading of that level.
+fn walkthrough_step(readme: &str, n: u32) -> String {
+    let head = format!("### {n}.");
+    readme
+        .lines()
+        .skip_while(|l| !l.starts_with(&head))
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || !l.starts_with("### "))
+        .map(|(_, l)| l)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The walkthrough says where a judge belongs: in the seal (step 4, with the same flag on
+/// `run`), and what `rejudge` on a round sealed without one requires and costs (step 7, whose
+/// refused command the walkthrough test runs and expects exit 10). The binary's refusal names
+/// the flag the README names.
+#[test]
+fn the_walkthrough_seals_a_judge_it_means_to_use_and_says_what_a_later_one_costs() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let seal = walkthrough_step(&readme, 4);
+    assert!(
+        seal.contains("add `--judge claude` to `harness seal`")
+            && seal.contains("`harness run` in step 5"),
+        "step 4 must say a judge belongs in the seal:\n{seal}"
+    );
+    let review = walkthrough_step(&readme, 7);
+    let refused = steps(&review)
+        .into_iter()
+        .find(|s| s.line.starts_with("harness rejudge"))
+        .unwrap_or_else(|| panic!("step 7 runs no rejudge:\n{review}"));
+    assert_eq!(refused.exit, 10, "{refused:?}");
+    let flat = review.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "--accept-change judge",
+        "`manifest: JUDGE_CHANGED`",
+        "design: judge differs from the sealed one",
+        "never `match` again",
+        "`--set",
+        "`--from FILE`",
+        "byte-identical",
+        "file path and line",
+    ] {
+        assert!(
+            flat.contains(want),
+            "step 7 does not say {want:?}:\n{review}"
+        );
+    }
+    // The words the README quotes are the binary's.
+    let env = TestEnv::new();
+    let a = env.harness().args(["rejudge", "--help"]).assert().code(0);
+    let help = String::from_utf8_lossy(&a.get_output().stdout);
+    assert!(
+        help.contains("--accept-change")
+            && help.contains("design: judge differs from the sealed one"),
+        "{help}"
+    );
+}

@@ -210,3 +210,104 @@ fn tree_bytes(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u
     }
     out
 }
+
+/// A class is read in any case; an unknown one is refused with the classes the row's kind
+/// allows (or every kind's, when the row is not the round's); `review --help` lists the classes
+/// of each kind; and `review` without a terminal says how to decide without one.
+#[test]
+fn review_reads_classes_in_any_case_and_lists_the_allowed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = UndeterminedDesign::write(dir.path());
+    let out = dir.path().join("out");
+    harness()
+        .args([
+            "run",
+            "--quiet",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            &d.agent,
+        ])
+        .args(d.inputs())
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(14);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let label = summary["readers"]["undecided"][0]["label"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let flat = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let negative = "PASS, HALLUCINATED, REFUSED_WITH_TOKEN, FAIL";
+
+    // Not a terminal: refused, saying how to decide without one, with the classes.
+    let a = harness()
+        .args(["review", "--reviewer", "t"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let err = flat(&a.get_output().stderr);
+    assert!(
+        err.contains("Without a terminal")
+            && err.contains("--set LABEL:REP=CLASS")
+            && err.contains("--from FILE")
+            && err.contains(&format!("negative: {negative}")),
+        "{err}"
+    );
+    // An unknown class on a row of the round: the classes of its kind (a negative row).
+    let a = harness()
+        .args(["review"])
+        .arg(&out)
+        .args(["--set", &format!("{label}:1=ABSTAINED"), "--reviewer", "t"])
+        .assert()
+        .code(2);
+    let err = flat(&a.get_output().stderr);
+    assert!(
+        err.contains("unknown class 'ABSTAINED'")
+            && err.contains(&format!("a negative row (q2) allows: {negative}")),
+        "{err}"
+    );
+    // On a row the round does not have: every kind's classes.
+    let a = harness()
+        .args(["review"])
+        .arg(&out)
+        .args(["--set", "nosuch:1=bogus", "--reviewer", "t"])
+        .assert()
+        .code(2);
+    let err = flat(&a.get_output().stderr);
+    assert!(
+        err.contains("positive: PASS, REFUSED_WITH_TOKEN, FAIL")
+            && err.contains(&format!("negative: {negative}"))
+            && err.contains("conflict: CONFLICT_FOLLOWED, ABSTAINED_ON_CONFLICT"),
+        "{err}"
+    );
+    // The help lists each kind's classes.
+    let a = harness().args(["review", "--help"]).assert().code(0);
+    let help = flat(&a.get_output().stdout);
+    for want in [
+        "positive: PASS, REFUSED_WITH_TOKEN, FAIL".to_string(),
+        format!("negative: {negative}"),
+        "conflict: CONFLICT_FOLLOWED, ABSTAINED_ON_CONFLICT, PRIOR_WON".to_string(),
+    ] {
+        assert!(help.contains(&want), "{want}: {help}");
+    }
+    // Lower case is the same class: it settles the round.
+    harness()
+        .args(["review"])
+        .arg(&out)
+        .args(["--set", &format!("{label}:1=pass"), "--reviewer", "t"])
+        .assert()
+        .code(0);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"]["name"], "OK", "{summary}");
+}

@@ -338,8 +338,8 @@ pub const TERMS: &[Term] = &[
         name: "VOID",
         aliases: &[],
         group: Group::RoundVerdict,
-        means: "As a round verdict: CTRL failed to refuse some negative question, so the model (or the reader) cannot say \"absent\" and no number of the round is a claim (exit 3). As an answer class: the answer was empty (empty output is not \"no\").",
-        expect: "Read the CTRL negative rows it names: a real fabrication is a fact about the model; a refusal misread is for `harness review`.",
+        means: "Two meanings, told apart by where it is printed. (1) The round verdict VOID (the verdict line, ROUND_DONE, exit 3): CTRL failed to refuse some negative question, so the model (or the reader) cannot say \"absent\" and no number of the round is a claim. (2) The answer class VOID (one row's class: the Rows table, `harness score`, `lexicon eval`'s confusion table): that answer was empty (empty output is not \"no\"); it never makes the round VOID by itself.",
+        expect: "The verdict: read the CTRL negative rows it names: a real fabrication is a fact about the model; a refusal misread is for `harness review`. The class: see why the agent printed nothing (its stderr under dispatches/).",
     },
     Term {
         name: "INSTRUMENT_INCOMPLETE",
@@ -382,6 +382,83 @@ pub const TERMS: &[Term] = &[
         group: Group::RoundVerdict,
         means: "What the verdict and the full report say when a number's label is withheld: \"these numbers describe this round but cannot be quoted as what the hand-off delivered, because …\" (beside DELIVERY; HUI (ARM) says \"cannot be quoted as the hand-off's effect either: same reason\"). The conflict questions could not show that the agent read the hand-off rather than the repository (ARM never followed a planted value, CTRL never gave the repository's own value, there are no conflict questions, or the round has no ARM arm at all: a CTRL-only round), or the verdict watermarks the round. The number is still counted: quote it as \"ARM gave 5 of 5 known positives in this round\", not as \"the hand-off carries these answers\". Older reports printed this as \"label withheld (…): the numbers are a record, not a citation\"; summary.json keeps the reason as `label_withheld`.",
         expect: "An OK round can carry it: the verdict says the instrument worked, the label says what the numbers may be called. Add conflict questions the repository answers (with a `general` value) to earn \"carried by the hand-off\".",
+    },
+    Term {
+        name: "carried by the hand-off",
+        aliases: &["overconfidence caused by the hand-off", "carried", "number's label"],
+        group: Group::RoundVerdict,
+        means: "The label beside DELIVERY (\"carried by the hand-off\") and beside HUI (ARM) (\"overconfidence caused by the hand-off\") in the report's Numbers table, when the round earned it: its conflict questions showed ARM answered from the hand-off (ARM gave the planted value, CTRL the repository's own value). Then the numbers may be quoted as the hand-off's. Otherwise the same place says \"describes this round but cannot be quoted as what the hand-off delivered, because …\" (see cannot be quoted).",
+        expect: "Earned by conflict questions the repository answers (with a `general` value); never changes the verdict.",
+    },
+    Term {
+        name: "guess",
+        aliases: &["guess PASS", "guess FAIL", "guess HALLUCINATED", "guess REFUSED_WITH_TOKEN", "guess CONFLICT_FOLLOWED", "guess ABSTAINED_ON_CONFLICT", "guess PRIOR_WON", "guess UNCLASSIFIED", "guess VOID", "UNDETERMINED (guess"],
+        group: Group::AnswerClass,
+        means: "Printed beside an UNDETERMINED row (\"UNDETERMINED (guess FAIL; absence_words)\" in the report's Rows table, `harness review` and `lexicon eval`): the class the lexicon would have given had no cue fired. A guess is never counted: not in any rate, not in the verdict, not in `lexicon eval`'s decided precision, and its row sits in the confusion table's UNDET column, not its guess's.",
+        expect: "Settle the row with a judge (`harness rejudge`) or a person (`harness review`); the guess is where to start reading, not a decision.",
+    },
+    Term {
+        name: "whole range",
+        aliases: &["whole range: too few items", "(whole range"],
+        group: Group::Number,
+        means: "Printed beside a median difference's interval (item contrasts in the report, compare's A→B line): with fewer than 6 items no order-statistic interval reaches 95% coverage, so the interval shown is the whole range of the item differences, from the smallest to the largest. It says nothing narrower than that; summary.json marks it `whole_range: true`.",
+        expect: "Add questions (items); more reps never narrow it.",
+    },
+    Term {
+        name: "smallest reachable",
+        aliases: &["smallest reachable p", "min_p", "smallest p"],
+        group: Group::Number,
+        means: "Beside an exact test's p (McNemar, sign test, compare): the smallest p any result could give with this many discordant items (McNemar: b+c; sign test: the items). When it is above 0.05, no outcome could be significant: the test is underpowered, not negative. summary.json keeps it as `min_p`.",
+        expect: "Add questions until it is below 0.05 (McNemar from b+c = 6; the sign test from 6 items).",
+    },
+    Term {
+        name: "MIXED",
+        aliases: &["MIXED:"],
+        group: Group::Setup,
+        means: "Printed as a round's isolation level or checkout method (\"MIXED: bwrap | none\") when its dispatches did not all get the same one, e.g. a resumed round on another machine or a sandbox that failed for some dispatches; the judge's report says it of the judge's sandbox likewise. The values are listed after the colon. Answers made under different isolation are not one setup.",
+        expect: "For a clean measurement, run the round again where one level holds for every dispatch.",
+    },
+    Term {
+        name: "no reading",
+        aliases: &["no readings"],
+        group: Group::Setup,
+        means: "A judge call that gave no class: it failed, timed out, or answered anything but the rubric's strict JSON. Never a class and never a pass or a fail: the row keeps the lexicon's reading (UNDETERMINED stays UNDETERMINED). Printed by `harness rejudge`, `harness run --judge`, the report's Readers section and `harness judge eval` (where a row with no reading is not agreement).",
+        expect: "Many: check the judge command works on its own (`--judge-retries` retries each call).",
+    },
+    Term {
+        name: "ETA",
+        aliases: &["elapsed", "progress line"],
+        group: Group::Setup,
+        means: "The progress line of `harness run` (on stderr): dispatches done of all, answered, failed, retried, elapsed time, and ETA, the estimated time left from the dispatches finished so far (`?` until one has ended). Not written with `--quiet`; never part of a report.",
+        expect: "",
+    },
+    Term {
+        name: "n_kg",
+        aliases: &["Korn-Graubard", "Korn–Graubard"],
+        group: Group::Number,
+        means: "A field of each proportion in summary.json: the sample size the 95% interval was computed at, n_kg = n_eff·(z/t)², the effective sample size shrunk for few items (t the Student quantile with items−1 degrees of freedom, Korn–Graubard). 0 with one item: then the interval is [0, 1]. `n_eff` beside it is the effective sample size before that shrinking.",
+        expect: "Near the item count when items agree; well below it with few items or items that disagree.",
+    },
+    Term {
+        name: "token match",
+        aliases: &["token match word", "token match exact", "--token-match", "token_match", "word", "exact"],
+        group: Group::Setup,
+        means: "How an answer's text is searched for the token (`--token-match`; `lexicon eval` prints it in its first line, a round records it): `word` (the default) reads as a person does: case does not matter, and a letter or digit right beside the token means another value (`v2.4` does not name `v2.4.1`); `exact` finds the token's bytes anywhere, also inside a longer value.",
+        expect: "Keep `word` unless you reproduce an older reading; rounds compared must use the same rule.",
+    },
+    Term {
+        name: "‹Nch›",
+        aliases: &["Nch", "masked length"],
+        group: Group::Setup,
+        means: "A token or general value masked in what `lexicon eval` and `lexicon suggest` print: `‹8ch›` stands for a value 8 characters long. A corpus may hold a real qset's tokens and terminals become logs, so the value itself is never printed there.",
+        expect: "The unmasked answer is in the corpus file (JSONL) you gave the command.",
+    },
+    Term {
+        name: "agent default",
+        aliases: &["(agent default)", "model (agent default)"],
+        group: Group::Setup,
+        means: "The report header's model when the round named none (no `--model`): the agent CLI chose its own default model, which the tool cannot read back. Two rounds that both say it may have used different models if the CLI or its configuration changed between them.",
+        expect: "Pass `--model` (and seal it) to make the model part of the design.",
     },
     Term {
         name: "CONTAMINATED",
@@ -484,7 +561,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "UNDETERMINED",
-        aliases: &["undecided"],
+        aliases: &["undecided", "UNDET"],
         group: Group::AnswerClass,
         means: "No reader could decide this row: the strict lexicon's reading was marked uncertain by a cue (absence words near the subject, a language it does not cover, the token only inside a command, a retraction), and no judge decided it. Taken each way when the verdict is computed.",
         expect: "`harness review DIR` or `--judge` settles it.",
@@ -788,7 +865,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "cue",
-        aliases: &["cues", "cues fired", "guess"],
+        aliases: &["cues", "cues fired"],
         group: Group::Cue,
         means: "A sign that the lexicon's reading of an answer may be wrong. A row with a cue is UNDETERMINED; its `guess` is the reading it would have had, never counted. Reports, `harness review` and `lexicon eval` print each cue by its name, and `harness explain NAME` says what it saw: absence_words, uncovered_language, token_only_in_code, planted_and_general, hedge_at_token, guess_after_refusal, near_spelling, value_after_refusal, other_form, token_beside_refusal, general_beside_refusal, addressed_to_grader.",
         expect: "Settle such rows with a judge (`harness rejudge`) or a person (`harness review`); `harness score --format json` lists the cues of one answer.",
@@ -1114,7 +1191,7 @@ pub const TERMS: &[Term] = &[
         name: "instrument survival line",
         aliases: &["survival line", "survival", "survival line HUI (CTRL)"],
         group: Group::RoundVerdict,
-        means: "The note beside HUI (CTRL) in the report's Numbers table and summary.json, and what the verdict means by \"the survival line HUI (CTRL) is unmeasured\": CTRL, which has no hand-off, must refuse every negative question. One fabrication there makes the round VOID; no negative CTRL rows means the instrument is not shown alive. Not the control's survival line (the Conflict (CTRL) section), which is about conflict questions.",
+        means: "\"Survival line\" is printed for two things: this one, the instrument's, and the control's survival line (below). This one is the note beside HUI (CTRL) in the report's Numbers table and summary.json, and what the verdict means by \"the survival line HUI (CTRL) is unmeasured\": CTRL, which has no hand-off, must refuse every negative question. One fabrication there makes the round VOID; no negative CTRL rows means the instrument is not shown alive. Not the control's survival line (the Conflict (CTRL) section), which is about conflict questions.",
         expect: "CTRL: 0 on every negative. Add negative questions if the verdict says it is unmeasured.",
     },
     Term {
@@ -1284,6 +1361,11 @@ pub const TERMS: &[Term] = &[
 /// Looks a term up by name or alias, case-insensitively; `None` when it is not in the glossary.
 pub fn find(word: &str) -> Option<&'static Term> {
     let w = word.trim().to_lowercase();
+    // A masked length as printed (`‹8ch›`) is the `‹Nch›` marker.
+    let w = match w.strip_prefix('‹').and_then(|r| r.strip_suffix("ch›")) {
+        Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => "‹nch›".to_string(),
+        _ => w,
+    };
     TERMS
         .iter()
         .find(|t| t.name.to_lowercase() == w || t.aliases.iter().any(|a| a.to_lowercase() == w))

@@ -170,35 +170,75 @@ fn figures_text(out: &mut String, title: &str, f: &Figures) {
     }
 }
 
-fn confusion_text(out: &mut String, f: &Figures) {
-    let used: Vec<Class> = Class::ALL
+/// The scorer's column of one row in the confusion table: its class when the lexicon decided
+/// the row, `None` (the UNDETERMINED column) when a cue left it undecided, whatever its guess.
+/// A certain reading and a guess are never counted in one cell.
+fn scorer_column(s: &Scored) -> Option<Class> {
+    s.decided().then_some(s.class)
+}
+
+/// The confusion of `rows`: (human class, scorer column) → rows, undecided rows in their own
+/// column (`None`).
+fn confusion(rows: &[Scored]) -> std::collections::BTreeMap<(Class, Option<Class>), usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for s in rows {
+        *m.entry((s.row.class, scorer_column(s))).or_default() += 1;
+    }
+    m
+}
+
+/// The confusion as JSON: one object per cell; `scorer` is `UNDETERMINED` for undecided rows.
+fn confusion_json(rows: &[Scored]) -> Vec<serde_json::Value> {
+    confusion(rows)
         .into_iter()
-        .filter(|c| f.confusion.keys().any(|(h, s)| h == c || s == c))
+        .map(|((h, s), n)| {
+            serde_json::json!({
+                "human": h.as_str(),
+                "scorer": s.map_or(UNDETERMINED, |c| c.as_str()),
+                "count": n,
+            })
+        })
+        .collect()
+}
+
+/// The scorer column's name for rows a cue left undecided.
+const UNDETERMINED: &str = "UNDETERMINED";
+
+fn confusion_text(out: &mut String, rows: &[Scored]) {
+    let m = confusion(rows);
+    let humans: Vec<Class> = Class::ALL
+        .into_iter()
+        .filter(|c| m.keys().any(|(h, s)| h == c || *s == Some(*c)))
         .collect();
-    let short = |c: Class| match c {
-        Class::Pass => "PASS",
-        Class::Fail => "FAIL",
-        Class::Hallucinated => "HALL",
-        Class::RefusedWithToken => "RWT",
-        Class::ConflictFollowed => "C_FOL",
-        Class::AbstainedOnConflict => "ABST",
-        Class::PriorWon => "PRIOR",
-        Class::Unclassified => "UNCL",
-        Class::Void => "VOID",
+    let mut columns: Vec<Option<Class>> = humans.iter().map(|c| Some(*c)).collect();
+    if m.keys().any(|(_, s)| s.is_none()) {
+        columns.push(None);
+    }
+    let short = |c: Option<Class>| match c {
+        Some(Class::Pass) => "PASS",
+        Some(Class::Fail) => "FAIL",
+        Some(Class::Hallucinated) => "HALL",
+        Some(Class::RefusedWithToken) => "RWT",
+        Some(Class::ConflictFollowed) => "C_FOL",
+        Some(Class::AbstainedOnConflict) => "ABST",
+        Some(Class::PriorWon) => "PRIOR",
+        Some(Class::Unclassified) => "UNCL",
+        Some(Class::Void) => "VOID",
+        None => "UNDET",
     };
     let _ = writeln!(
         out,
-        "── confusion (rows: human class, columns: scorer class)"
+        "── confusion (rows: human class, columns: scorer class; UNDET: rows the lexicon left UNDETERMINED, whatever their guess)"
     );
     let mut head = format!("  {:<6}", "");
-    for c in &used {
+    for c in &columns {
         let _ = write!(head, "{:>6}", short(*c));
     }
     let _ = writeln!(out, "{head}");
-    for h in &used {
-        let mut line = format!("  {:<6}", short(*h));
-        for s in &used {
-            let n = f.confusion.get(&(*h, *s)).copied().unwrap_or(0);
+    for h in &humans {
+        let mut line = format!("  {:<6}", short(Some(*h)));
+        for s in &columns {
+            let n = m.get(&(*h, *s)).copied().unwrap_or(0);
             let _ = write!(
                 line,
                 "{:>6}",
@@ -244,7 +284,7 @@ pub fn eval(opts: &EvalOptions) -> Result<Exit> {
         if parts.len() > 1 {
             figures_text(&mut out, "all corpora", &total);
         }
-        confusion_text(&mut out, &total);
+        confusion_text(&mut out, &all);
         let wrong: Vec<&Scored> = all.iter().filter(|s| !s.agrees()).collect();
         let _ = writeln!(
             out,
@@ -302,7 +342,8 @@ fn print_json(
     parts: &[Part],
     total: &Figures,
 ) -> Result<()> {
-    let fig = |f: &Figures| {
+    let all: Vec<Scored> = parts.iter().flat_map(|p| p.scored.clone()).collect();
+    let fig = |f: &Figures, rows: &[Scored]| {
         serde_json::json!({
             "rows": f.rows,
             "agreement": ratio_json(f.agreement),
@@ -316,7 +357,7 @@ fn print_json(
             "decided_by_kind": f.decided_by_kind.iter().map(|(k, (p, c))| (k.clone(), serde_json::json!({"precision": ratio_json(*p), "coverage": ratio_json(*c)}))).collect::<serde_json::Map<_, _>>(),
             "decided_by_lang": f.decided_by_lang.iter().map(|(k, (p, c))| (k.clone(), serde_json::json!({"precision": ratio_json(*p), "coverage": ratio_json(*c)}))).collect::<serde_json::Map<_, _>>(),
             "cues": f.cue_counts,
-            "confusion": f.confusion.iter().map(|((h, s), n)| serde_json::json!({"human": h.as_str(), "scorer": s.as_str(), "count": n})).collect::<Vec<_>>(),
+            "confusion": confusion_json(rows),
         })
     };
     let v = serde_json::json!({
@@ -326,10 +367,10 @@ fn print_json(
         "token_match": opts.token_match.as_str(),
         "corpora": parts.iter().map(|p| serde_json::json!({
             "name": p.name,
-            "figures": fig(&corpus::figures(&p.scored)),
+            "figures": fig(&corpus::figures(&p.scored), &p.scored),
             "not_counted": {"rows": p.set_aside, "why": (p.set_aside > 0).then_some(SET_ASIDE_WHY)},
         })).collect::<Vec<_>>(),
-        "total": fig(total),
+        "total": fig(total, &all),
         "unmeasured": unmeasured(parts, total),
         "disagreements": parts.iter().flat_map(|p| p.scored.iter().filter(|s| !s.agrees()).map(|s| serde_json::json!({
             "corpus": p.name,
@@ -338,8 +379,6 @@ fn print_json(
             "lang": s.row.lang,
             "human": s.row.class.as_str(),
             "scorer": s.class.as_str(),
-            "decided": s.decided(),
-            "cues": s.cues.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             "decided": s.decided(),
             "cues": s.cues.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             "human_refuses": s.row.refuses,

@@ -78,8 +78,9 @@ fn names(classes: &[Class]) -> String {
         .join(", ")
 }
 
-/// Parses `LABEL:REP=CLASS` (`where_` names the source in errors).
-fn parse_set(s: &str, where_: &str) -> Result<(String, u32, Class)> {
+/// Parses `LABEL:REP=CLASS` (`where_` names the source in errors); the class is read against
+/// the round's `rows` by [`class_of`].
+fn parse_set(s: &str, where_: &str, rows: &[Planned]) -> Result<(String, u32, Class)> {
     let bad = |why: &str| {
         Fail::new(
             Exit::Usage,
@@ -95,8 +96,54 @@ fn parse_set(s: &str, where_: &str) -> Result<(String, u32, Class)> {
         .trim_start_matches('r')
         .parse()
         .map_err(|_| bad("has a REP that is not a number"))?;
-    let class: Class = class.trim().parse().map_err(|e: String| bad(&e))?;
-    Ok((label.trim().to_string(), rep, class))
+    let label = label.trim().to_string();
+    let class = class_of(
+        class,
+        rows.iter().find(|p| p.label == label && p.rep == rep),
+    )
+    .map_err(|why| bad(&why))?;
+    Ok((label, rep, class))
+}
+
+/// A class name as a person types it: case does not matter, and `-` or a space stands for `_`
+/// (`pass`, `refused-with-token`). An unknown name is refused with the classes `row`'s kind
+/// allows, or every kind's when the row is not one of the round's.
+fn class_of(name: &str, row: Option<&Planned>) -> std::result::Result<Class, String> {
+    let want = name.trim().replace(['-', ' '], "_");
+    if let Some(c) = Class::ALL
+        .into_iter()
+        .find(|c| c.as_str().eq_ignore_ascii_case(&want))
+    {
+        return Ok(c);
+    }
+    let shown = clean_line(name.trim(), 40);
+    Err(match row {
+        Some(p) => format!(
+            "has an unknown class '{shown}'; a {} row ({}) allows: {}",
+            p.kind,
+            clean_line(&p.qid, 40),
+            names(&allowed(p.kind, p.has_general))
+        ),
+        None => format!(
+            "has an unknown class '{shown}'; the classes allowed: {}",
+            classes_by_kind()
+        ),
+    })
+}
+
+/// The classes a person may give, kind by kind, as `review --help` and its refusals list them.
+pub fn classes_by_kind() -> String {
+    [Kind::Positive, Kind::Negative, Kind::Conflict]
+        .into_iter()
+        .map(|k| {
+            let list = names(&allowed(k, true)).replace(
+                "PRIOR_WON",
+                "PRIOR_WON (only where the question has a general value)",
+            );
+            format!("{k}: {list}")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The reviewer: `--reviewer`, else git's `user.name`, else `$USER`; none of them is refused
@@ -166,7 +213,7 @@ fn decision(p: &Planned, class: Class, who: &str, at: &str) -> Result<Decision> 
 fn scripted(opts: &ReviewOptions, rows: &[Planned], who: &str) -> Result<Vec<Decision>> {
     let mut sets: Vec<(String, u32, Class, String)> = Vec::new();
     for s in &opts.set {
-        let (l, r, c) = parse_set(s, "--set")?;
+        let (l, r, c) = parse_set(s, "--set", rows)?;
         sets.push((l, r, c, "--set".into()));
     }
     let mut new = Vec::new();
@@ -188,7 +235,7 @@ fn scripted(opts: &ReviewOptions, rows: &[Planned], who: &str) -> Result<Vec<Dec
                 }
                 continue;
             }
-            let (l, r, c) = parse_set(t, &at)?;
+            let (l, r, c) = parse_set(t, &at, rows)?;
             sets.push((l, r, c, at));
         }
         if unmatched > 0 {
@@ -553,7 +600,10 @@ fn interactive(
     if !std::io::stdin().is_terminal() {
         return Err(Fail::new(
             Exit::Usage,
-            "harness review needs a terminal, or --set LABEL:REP=CLASS / --from FILE",
+            format!(
+                "harness review reads one key per answer from a terminal, and this input is not one. Without a terminal, decide rows with --set LABEL:REP=CLASS (repeatable; LABEL:REP as the verdict line or the report's Rows table names the row, e.g. --set k3f9q2:1=PASS) or --from FILE (one LABEL:REP=CLASS a line, or the rows --export wrote). Classes: {}",
+                classes_by_kind()
+            ),
         )
         .into());
     }
