@@ -149,6 +149,8 @@ fn judge_of(a: &cli::JudgeArgs) -> anyhow::Result<Option<harness::reading::judge
     .map_err(|e| harness::exit::Fail::new(harness::exit::Exit::Usage, format!("{e:#}")))?;
     // Unset: auto, whatever the round's --sandbox (Judge::for_round).
     judge.sandbox = a.judge_sandbox.map(sandbox);
+    // A judge whose program is not here is refused before any round, call or write.
+    judge.require_program()?;
     Ok(Some(judge))
 }
 
@@ -175,6 +177,7 @@ fn planned_judge(
     )
     .map_err(|e| harness::exit::Fail::new(Exit::Usage, format!("the planned judge: {e:#}")))?;
     judge.sandbox = p.sandbox;
+    judge.require_program()?;
     Ok(Some((judge, p.jobs as usize)))
 }
 

@@ -329,7 +329,7 @@ fn a_claude_style_agent_reporting_usage_gives_per_axis_effort_and_compare_its_sh
         "{text}"
     );
     assert!(
-        text.contains("positive · turns: A 2 vs B 2 (ARM, median per item); B − A 0 [0, 0]"),
+        text.contains("positive · turns: A 2 vs B 2 (ARM, median per item); median paired difference B − A 0 [0, 0]"),
         "{text}"
     );
     let o = env

@@ -652,6 +652,8 @@ fn the_judge_is_part_of_the_sealed_design() {
     for file in ["report.md", "report.html"] {
         let text = std::fs::read_to_string(out.join(file)).unwrap();
         assert!(text.contains(differs), "{file}");
+        // The header's design field says what ROUND_DONE says, not that nothing was sealed.
+        assert!(!text.contains("design not sealed"), "{file}: {text}");
     }
     assert_eq!(summary(&out)["manifest"], "JUDGE_CHANGED");
     let a = env
@@ -659,7 +661,9 @@ fn the_judge_is_part_of_the_sealed_design() {
         .args(["report", "--format", "table"])
         .arg(&out)
         .assert();
-    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains(differs));
+    let table = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(table.contains(differs), "{table}");
+    assert!(!table.contains("design not sealed"), "{table}");
     env.harness()
         .arg("rescore")
         .arg(&out)
@@ -679,6 +683,106 @@ fn the_judge_is_part_of_the_sealed_design() {
         .assert()
         .code(0);
     assert!(done(&out).contains("manifest: match"), "{}", done(&out));
+}
+
+/// Every file under `dir` with its bytes, sorted by path.
+fn tree_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A preset judge whose CLI is not installed (or a `command:` judge whose program does not
+/// exist) is refused at once, exit 8, naming the program and `harness doctor`: the round is
+/// left byte for byte as it was (no "no reading" pass, its manifest status kept), and `run`,
+/// `rescore` and `score` refuse it the same way before any dispatch or write.
+#[test]
+fn a_judge_whose_program_is_not_here_is_refused_before_anything_is_written() {
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    let before = tree_bytes(&out);
+    let gone = env.tmp().join("no-such-judge");
+    let gone_judge = format!("command:{} {{prompt_file}}", gone.display());
+    for (judge, says) in [
+        ("claude", "`claude` is not installed here"),
+        (gone_judge.as_str(), "does not exist"),
+    ] {
+        let a = env
+            .harness()
+            .arg("rejudge")
+            .arg(&out)
+            .args(["--judge", judge, "--accept-change", "judge"])
+            .assert()
+            .code(8);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains(says), "{err}");
+        assert!(err.contains("harness doctor"), "{err}");
+        // The cause is the missing program, not the sandbox.
+        let cause = err.lines().next().unwrap_or("");
+        assert!(!cause.contains("sandbox"), "{err}");
+        assert!(
+            tree_bytes(&out) == before,
+            "a refused rejudge changed the round"
+        );
+    }
+    env.harness()
+        .arg("rescore")
+        .arg(&out)
+        .args(["--judge", "claude"])
+        .assert()
+        .code(8);
+    assert!(
+        rescore_dirs(&out).is_empty(),
+        "a refused rescore writes nothing"
+    );
+
+    // run --judge: refused before the round starts (no out-dir).
+    let d = common::UndeterminedDesign::write(&env.tmp().join("fresh"));
+    let fresh = env.tmp().join("fresh-out");
+    let a = env
+        .harness()
+        .args([
+            "run",
+            "--reps",
+            "1",
+            "--sandbox",
+            "none",
+            "--agent",
+            &d.agent,
+        ])
+        .args(d.inputs())
+        .arg("--out")
+        .arg(&fresh)
+        .args(["--judge", "codex"])
+        .assert()
+        .code(8);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("`codex`") && err.contains("harness doctor"),
+        "{err}"
+    );
+    assert!(!fresh.exists(), "a refused run wrote its out-dir");
+
+    // score --judge: refused before any answer is read.
+    let file = env.tmp().join("answer.txt");
+    std::fs::write(&file, CERTAIN_REFUSAL).unwrap();
+    env.harness()
+        .args(["score", "--kind", "negative", "--token", "eu-west-9"])
+        .args(["--judge", "gemini"])
+        .arg(&file)
+        .assert()
+        .code(8);
 }
 
 fn done(out: &std::path::Path) -> String {

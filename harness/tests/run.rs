@@ -1112,6 +1112,39 @@ fn baseline_grep_finds_the_seal_only_when_delivered() {
     }
 }
 
+/// `run` into the out-dir of a finished round says the round is finished and what to do (another
+/// `--out`, or `harness report DIR`), never to `--resume` it: there is nothing left to finish.
+/// A folder that holds no round is not offered a resume either.
+#[test]
+fn a_finished_round_is_not_offered_a_resume() {
+    let f = Fixture::new();
+    let o = f.run(&["--agent", "baseline-grep", "--reps", "1", "--deliver"]);
+    assert!(f.out.join("ROUND_DONE").is_file(), "{}", text(&o.stderr));
+    let done = f.round_done();
+    let o = f.run(&["--agent", "baseline-grep", "--reps", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("holds a finished round"), "{err}");
+    assert!(err.contains("another --out"), "{err}");
+    assert!(
+        err.contains(&format!("harness report {}", f.out.display())),
+        "{err}"
+    );
+    assert!(!err.contains("--resume"), "{err}");
+    assert_eq!(f.round_done(), done, "the finished round is left as it was");
+
+    let g = Fixture::new();
+    std::fs::create_dir_all(&g.out).unwrap();
+    std::fs::write(g.out.join("notes.txt"), "mine").unwrap();
+    let o = g.run(&["--agent", "baseline-grep", "--reps", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("holds no round") && !err.contains("--resume"),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_out_dir_that_names_an_arm_is_refused_before_dispatch() {
     let f = Fixture::new();

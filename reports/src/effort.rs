@@ -967,7 +967,8 @@ impl ArmShift {
         );
         match &self.paired {
             Some(p) => {
-                let _ = write!(s, "; B − A {}", p.display(m));
+                // The median over items of each item's B − A: not B's median minus A's.
+                let _ = write!(s, "; median paired difference B − A {}", p.display(m));
             }
             None => s.push_str("; no item reported in both rounds: no paired difference"),
         }
@@ -1284,6 +1285,41 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The B − A figure is the median of the per-item differences, which need not equal B's
+    /// median minus A's: the line says which it is.
+    #[test]
+    fn compare_labels_its_difference_as_the_median_paired_difference() {
+        let items: Vec<(String, Kind)> =
+            (1..=5).map(|i| (format!("p{i}"), Kind::Positive)).collect();
+        let items: Vec<(&str, Kind)> = items.iter().map(|(q, k)| (q.as_str(), *k)).collect();
+        let round = |turns: [u64; 5]| {
+            let e = items
+                .iter()
+                .zip(turns)
+                .map(|((q, _), t)| d(q, Arm::Arm, 1, None, Some(t)))
+                .collect();
+            let rows = items
+                .iter()
+                .map(|(q, k)| crate::lanes::fixture_row(q, *k, Arm::Arm, 1, scorer::Class::Pass))
+                .collect();
+            Report::new(meta(&items, e), rows)
+        };
+        // A's median 3, B's median 3; the per-item differences 4, −1, −1, −1, 5: median −1.
+        let c = shift(&round([1, 2, 3, 4, 5]), &round([5, 1, 2, 3, 10]));
+        let line = c
+            .axes
+            .iter()
+            .find(|a| a.kind == Kind::Positive && a.metric == Metric::Turns)
+            .unwrap()
+            .display();
+        assert!(
+            line.starts_with(
+                "A 3 vs B 3 (ARM, median per item); median paired difference B − A −1"
+            ),
+            "{line}"
+        );
     }
 
     #[test]

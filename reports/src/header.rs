@@ -16,6 +16,16 @@ pub(crate) const TERMINAL_ANSWERS: &str =
 pub(crate) const FILE_ANSWERS: &str =
     "answers in full, qset tokens in clear (not masked): keep this file out of any repository an agent reads";
 
+/// The `design` field's last word, as `ROUND_DONE` says it: sealed, not sealed, or (after a
+/// judge other than the sealed one read the round) that the judge differs from the sealed one.
+fn design_word(m: &crate::RoundMeta) -> &'static str {
+    match m.manifest {
+        ManifestStatus::JudgeChanged => crate::JUDGE_DIFFERS,
+        _ if m.design_sealed => "sealed in the manifest",
+        _ => "design not sealed",
+    }
+}
+
 /// Header facts as `(name, value)` pairs, values already sanitized to one plain line.
 /// `answers` states the renderer's masking rule, so a reader knows what the excerpts hide.
 pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str, String)> {
@@ -59,11 +69,7 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
                 m.reps,
                 if m.deliver { "yes" } else { "no" },
                 clean(&m.isolation),
-                if m.design_sealed {
-                    "sealed in the manifest"
-                } else {
-                    "design not sealed"
-                }
+                design_word(m)
             ),
         ),
         ("ledger", ledger_field(m)),
@@ -184,5 +190,32 @@ fn ledger_field(m: &crate::RoundMeta) -> String {
             list.len(),
             list.join(", ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn design_of(manifest: ManifestStatus, sealed: bool) -> String {
+        let mut meta = crate::lanes::fixture_meta();
+        meta.manifest = manifest;
+        meta.design_sealed = sealed;
+        let report = Report::new(meta, Vec::new());
+        header_fields(&report, FILE_ANSWERS)
+            .into_iter()
+            .find(|(k, _)| *k == "design")
+            .map(|(_, v)| v)
+            .expect("a design field")
+    }
+
+    #[test]
+    fn a_judge_changed_round_says_the_judge_differs_not_that_nothing_was_sealed() {
+        // As the round's ROUND_DONE says it: the design was sealed, its judge differs.
+        let changed = design_of(ManifestStatus::JudgeChanged, false);
+        assert!(changed.ends_with(crate::JUDGE_DIFFERS), "{changed}");
+        assert!(!changed.contains("not sealed"), "{changed}");
+        assert!(design_of(ManifestStatus::Match, true).ends_with("sealed in the manifest"));
+        assert!(design_of(ManifestStatus::Unverified, false).ends_with("design not sealed"));
     }
 }

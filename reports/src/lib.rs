@@ -38,7 +38,7 @@ pub use phases::PhaseStat;
 pub use stats::{Interval, McNemar, SignSummary};
 pub use summary::{
     summarize, AxisContrast, ConflictCounts, InstrumentVerdict, ItemD, NumberLine, Proportion,
-    Summary, Value, WATERMARK_NAMES,
+    Summary, Value, NO_ARM_ARM, WATERMARK_NAMES,
 };
 
 /// The one error type of this crate: reading a stored round back (JSON or CSV) can fail.

@@ -551,6 +551,10 @@ pub struct Summary {
     pub manifest: ManifestStatus,
     /// The manifest sealed the round's design too ([`crate::RoundMeta::design_sealed`]).
     pub design_sealed: bool,
+    /// The round ran an ARM arm ([`crate::RoundMeta::runs_arm`]): a CTRL-only round's ARM lines
+    /// say there is no ARM arm, never what ARM did.
+    #[serde(skip)]
+    pub runs_arm: bool,
     /// Rows no reader decided (`UNDETERMINED`, `CONTESTED`): outside every number above,
     /// taken each way for the verdict.
     pub undecided: Vec<UndecidedRow>,
@@ -838,6 +842,21 @@ fn instrument_verdict(s: &Summary) -> (InstrumentVerdict, bool, String) {
                 missing.join("; ")
             ),
         )
+    }
+}
+
+/// What ARM's lines say in a round that ran no ARM arm (`--arms CTRL`).
+pub const NO_ARM_ARM: &str = "no ARM arm in this round (a CTRL-only round): not measured";
+
+/// HUI (ARM)'s label when the round may name its cause: a claim of overconfidence only when
+/// ARM answered a negative it should have abstained on; at 0 it says there was none.
+fn hui_arm_label(hui: Proportion) -> &'static str {
+    if hui.n == 0 {
+        "no negative ARM rows: not measured"
+    } else if hui.k == 0 {
+        "no overconfidence: ARM abstained on every negative"
+    } else {
+        "overconfidence caused by the hand-off"
     }
 }
 
@@ -1177,6 +1196,7 @@ fn summarize_decided(rows: &[Row], meta: &RoundMeta) -> Summary {
         watermark: None,
         manifest: meta.manifest,
         design_sealed: meta.design_sealed,
+        runs_arm: meta.runs_arm(),
         undecided: Vec::new(),
         decided_by: BTreeMap::new(),
         agreement: Vec::new(),
@@ -1285,7 +1305,7 @@ impl Summary {
         let (lbl_d, lbl_h) = match self.label_withheld.as_ref() {
             None => (
                 "carried by the hand-off".to_string(),
-                "overconfidence caused by the hand-off".to_string(),
+                hui_arm_label(self.hui_arm).to_string(),
             ),
             Some(why) => (
                 format!(
@@ -1431,43 +1451,56 @@ impl Summary {
         }
         const CA: &str = "Conflict (ARM)";
         let (ra, rc) = (&self.conflict_rates_arm, &self.conflict_rates_ctrl);
+        // Without ARM conflict rows every ARM line is 0/0: say why, never what ARM did.
+        let no_arm = if !self.runs_arm {
+            Some(NO_ARM_ARM.to_string())
+        } else if ca.rows == 0 {
+            Some("no decided ARM conflict rows: not measured".to_string())
+        } else {
+            None
+        };
+        let arm_note = |note: String| no_arm.clone().unwrap_or(note);
         out.prop(
             "carrier_read_arm",
             CA,
             "CARRIER-READ",
             ra.followed,
-            "followed the value planted in the hand-off: the hand-off was read".to_string(),
+            arm_note(
+                "followed the value planted in the hand-off: the hand-off was read".to_string(),
+            ),
         );
         out.prop(
             "prior_won_arm",
             CA,
             "PRIOR_WON",
             ra.prior_won,
-            if ca.prior_won > 0 {
+            arm_note(if ca.prior_won > 0 {
                 "gave the repository's own value (the qset's general value) instead of the planted one"
                     .to_string()
             } else {
                 "ARM never gave the repository's own value instead of the planted one".to_string()
-            },
+            }),
         );
         out.prop(
             "abstained_arm",
             CA,
             "ABSTAINED",
             ra.abstained,
-            String::new(),
+            arm_note(String::new()),
         );
         out.prop(
             "unclassified_arm",
             CA,
             "UNCLASSIFIED",
             ra.unclassified,
-            "none of the three could be asserted: a person reads these".to_string(),
+            arm_note("none of the three could be asserted: a person reads these".to_string()),
         );
         let mut mr_note = "READ / (READ + PRIOR_WON), abstained and unclassified excluded \
                            (Longpre et al. 2021)"
             .to_string();
-        if self.mr.n < SMALL_SAMPLE {
+        if let Some(why) = &no_arm {
+            mr_note = why.clone();
+        } else if self.mr.n < SMALL_SAMPLE {
             mr_note.push_str(&format!(
                 "; WARNING small denominator ({} < {SMALL_SAMPLE})",
                 self.mr.n

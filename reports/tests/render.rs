@@ -314,6 +314,93 @@ fn ctrl_only_round_says_the_ledger_does_not_apply_and_why_the_label_is_withheld(
     );
 }
 
+/// A CTRL-only round's ARM conflict lines say the round has no ARM arm, in every format, and
+/// never what ARM did ("ARM never gave the repository's own value") beside a 0/0.
+#[test]
+fn ctrl_only_round_arm_conflict_lines_say_there_is_no_arm_arm() {
+    let r = ctrl_only_round();
+    assert!(
+        r.summary.conflict_ctrl.rows > 0,
+        "the fixture has CTRL conflict rows"
+    );
+    let texts = [
+        ("terminal", TERM.render(&r)),
+        ("markdown", Markdown.render(&r)),
+        ("html", Html.render(&r)),
+        ("json", Json.render(&r)),
+    ];
+    for (name, text) in &texts {
+        assert!(!text.contains("ARM never gave"), "{name}:\n{text}");
+        assert!(text.contains(reports::NO_ARM_ARM), "{name}:\n{text}");
+    }
+    for key in [
+        "carrier_read_arm",
+        "prior_won_arm",
+        "abstained_arm",
+        "unclassified_arm",
+        "mr",
+    ] {
+        let line = r
+            .summary
+            .number_lines()
+            .into_iter()
+            .find(|l| l.key == key)
+            .unwrap_or_else(|| panic!("no {key} line"));
+        assert_eq!(line.note, reports::NO_ARM_ARM, "{key}");
+    }
+    // A round with both arms keeps its own words.
+    let md = Markdown.render(&ok_round());
+    assert!(!md.contains(reports::NO_ARM_ARM), "{md}");
+}
+
+/// HUI (ARM) at 0 is labelled as no overconfidence, never as "overconfidence caused by the
+/// hand-off", in every format and in summary.json's note (its key unchanged).
+#[test]
+fn hui_arm_at_zero_claims_no_overconfidence() {
+    let r = ok_round();
+    assert_eq!(r.summary.hui_arm.k, 0);
+    assert!(r.summary.hui_arm.n > 0);
+    assert!(
+        r.summary.label_withheld.is_none(),
+        "the fixture's labels stand"
+    );
+    for (name, text) in [
+        ("terminal", TERM.render(&r)),
+        ("markdown", Markdown.render(&r)),
+        ("html", Html.render(&r)),
+        ("json", Json.render(&r)),
+    ] {
+        assert!(!text.contains("overconfidence caused"), "{name}:\n{text}");
+        assert!(
+            text.contains("no overconfidence: ARM abstained on every negative"),
+            "{name}:\n{text}"
+        );
+    }
+    let line = r
+        .summary
+        .number_lines()
+        .into_iter()
+        .find(|l| l.key == "hui_arm")
+        .expect("hui_arm line");
+    assert_eq!(line.label, "HUI (ARM)");
+    // One negative ARM answer that does not abstain: the label claims overconfidence again.
+    let mut rows = r.rows.clone();
+    let row = rows
+        .iter_mut()
+        .find(|x| x.kind == scorer::Kind::Negative && x.arm == scorer::Arm::Arm)
+        .unwrap();
+    row.verdict.class = scorer::Class::Hallucinated;
+    let hot = Report::new(r.meta.clone(), rows);
+    assert!(
+        hot.summary.label_withheld.is_none(),
+        "{:?}",
+        hot.summary.label_withheld
+    );
+    assert!(Markdown
+        .render(&hot)
+        .contains("overconfidence caused by the hand-off"));
+}
+
 /// An undetermined row names, in report.md and report.html, the cues that made it so (recorded
 /// per row), sanitized: a cue name read back from summary.json is untrusted text.
 #[test]

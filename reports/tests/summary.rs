@@ -163,9 +163,11 @@ fn labels_are_withheld_unless_the_conflict_axis_stands() {
     let note =
         |k: &str, s: &Vec<reports::NumberLine>| s.iter().find(|l| l.key == k).unwrap().note.clone();
     assert_eq!(note("delivery_arm", &lines), "carried by the hand-off");
+    // HUI (ARM) is 0 here: its label says there was none, never that the hand-off caused any.
+    assert_eq!(ok.hui_arm.k, 0);
     assert_eq!(
         note("hui_arm", &lines),
-        "overconfidence caused by the hand-off"
+        "no overconfidence: ARM abstained on every negative"
     );
 
     let nc = no_conflict_round().summary;

@@ -268,6 +268,9 @@ fn read_each(
 /// the one the round's manifest sealed is refused (exit 10) unless `accept_change`
 /// (`--accept-change judge`); then the round says its design differs.
 pub fn rejudge(out: &Path, judge: &Judge, jobs: usize, accept_change: bool) -> Result<Exit> {
+    // A judge whose program is not here could only give "no reading": refused before
+    // anything is written (the round keeps its readings and its manifest status).
+    judge.require_program()?;
     let out = std::path::absolute(out)?;
     let plan = crate::round::journal::load_plan(&out)?;
     crate::round::plan::activate_reading(&plan.options)?;

@@ -208,10 +208,38 @@ impl Judge {
         })
     }
 
+    /// Refuses (exit 8, a refused start) a preset or `command:` judge whose program cannot be
+    /// found here, naming the program and how to check, so no command writes anything or
+    /// makes a call that could only give no reading. An `openai:` judge runs no program.
+    pub fn require_program(&self) -> std::result::Result<(), crate::exit::Fail> {
+        let Transport::Process(p) = &self.transport else {
+            return Ok(());
+        };
+        let agent = &p.0;
+        let Some(why) = program_missing(agent) else {
+            return Ok(());
+        };
+        let fix = match agent.kind {
+            AgentKind::Preset(preset) => format!(
+                "Install it ({}), or choose another judge (command:'<program> {{prompt_file}}' or openai:URL)",
+                preset.install_hint()
+            ),
+            _ => "Give the program's full path in --judge command:'…'".to_string(),
+        };
+        Err(crate::exit::Fail::new(
+            crate::exit::Exit::GateRefused,
+            format!(
+                "--judge {}: {why}; nothing was read and nothing was written. {fix}. `harness doctor` shows which agent programs are found here.",
+                crate::text::clean_line(&self.spec, 80)
+            ),
+        ))
+    }
+
     /// Runs the judge's process under `mode` with `forbid` and every round's state and out-dir
     /// ([`crate::outdir::protected`]) kept out of every read rule. `full` on a kernel missing a
     /// layer is refused here, before any call.
     pub fn sandboxed(mut self, mode: SandboxMode, mut forbid: Vec<PathBuf>) -> Result<Judge> {
+        self.require_program()?;
         if matches!(self.transport, Transport::Process(..)) {
             runners::sandbox::preflight(mode, &runners::sandbox_probe())
                 .map_err(|e| anyhow!("--judge-sandbox {}: {e}", mode.name()))?;
@@ -407,6 +435,10 @@ impl Judge {
             runners::agent::merge_settings(&home.home.join(rel), value)?;
         }
         let prompt_file = home.write_prompt_file(prompt)?;
+        // A program that is not there is said to be missing, not blamed on the sandbox.
+        if let Some(why) = program_missing(agent) {
+            bail!("{why}");
+        }
         let exe = std::env::current_exe()?;
         let argv = agent.argv(&runners::agent::Invocation {
             prompt,
@@ -469,6 +501,30 @@ impl Judge {
             .and_then(|c| c.as_str())
             .map(str::to_string)
             .ok_or_else(|| anyhow!("the endpoint's reply has no choices[0].message.content"))
+    }
+}
+
+/// Why `agent`'s program cannot be run here (`None` when it is found): not on `PATH`, or a
+/// path to no executable file.
+fn program_missing(agent: &AgentSpec) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let program = agent.template.first().map(String::as_str).unwrap_or("");
+    let shown = crate::text::clean_line(program, 200);
+    if program.contains('/') {
+        return match std::fs::metadata(program) {
+            Ok(m) if m.is_file() && m.permissions().mode() & 0o111 != 0 => None,
+            Ok(_) => Some(format!(
+                "the judge's program `{shown}` is not an executable file"
+            )),
+            Err(_) => Some(format!("the judge's program `{shown}` does not exist")),
+        };
+    }
+    let path = std::env::var_os("PATH");
+    match runners::resolve_program(program.as_ref(), path.as_deref()) {
+        Some(_) => None,
+        None => Some(format!(
+            "the judge's program `{shown}` is not installed here (not found on PATH)"
+        )),
     }
 }
 
@@ -711,5 +767,38 @@ mod tests {
         let a = &p.0;
         assert_eq!(&a.template[..4], ["claude", "-p", "--tools", ""]);
         assert!(Judge::parse("command:echo {prompt}", None, t, 0).is_ok());
+    }
+
+    #[test]
+    fn a_call_of_a_program_that_does_not_exist_says_so() {
+        let t = Duration::from_secs(5);
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("no-such-judge");
+        let j = Judge::parse(
+            &format!("command:{} {{prompt}}", gone.display()),
+            None,
+            t,
+            1,
+        )
+        .unwrap();
+        let refusal = j.require_program().unwrap_err();
+        assert_eq!(refusal.exit, crate::exit::Exit::GateRefused);
+        assert!(
+            refusal.message.contains("does not exist")
+                && refusal.message.contains("harness doctor"),
+            "{refusal}"
+        );
+        let item = Item {
+            kind: scorer::Kind::Negative,
+            question: "Which region?",
+            token: "eu-west-9",
+            general: None,
+        };
+        let call = j.read(&item, "I could not find it.");
+        let failure = call.failure.unwrap_or_default();
+        assert!(call.reading.is_none());
+        assert!(failure.contains("does not exist"), "{failure}");
+        assert!(!failure.contains("sandbox"), "{failure}");
+        assert_eq!(call.attempts, 2);
     }
 }

@@ -1130,16 +1130,25 @@ pub const REPORT_FILES: [&str; 5] = [
     "verdicts.csv",
 ];
 
+/// The refusal of an out-dir that is not empty, saying what it holds: a finished round (its
+/// results are there to read; a new round needs another folder), a round that did not finish
+/// (`--resume` finishes it), or no round at all.
 fn not_empty(out: &Path) -> anyhow::Error {
-    Fail::new(
-        Exit::Usage,
+    let shown = out.display();
+    let message = if out.join("ROUND_DONE").is_file() {
         format!(
-            "out-dir {} exists and is not empty; choose another --out, or finish its round with: harness run --out {} --resume",
-            out.display(),
-            out.display()
-        ),
-    )
-    .into()
+            "out-dir {shown} holds a finished round (ROUND_DONE); a new round needs another --out (a new or empty folder). To read this round's results: harness report {shown}"
+        )
+    } else if journal::plan_path(out).exists() || out.join("round.json").exists() {
+        format!(
+            "out-dir {shown} exists and is not empty: it holds a round that did not finish; choose another --out, or finish that round with: harness run --out {shown} --resume"
+        )
+    } else {
+        format!(
+            "out-dir {shown} exists and is not empty and holds no round; choose another --out (a new or empty folder)"
+        )
+    };
+    Fail::new(Exit::Usage, message).into()
 }
 
 /// What no sandboxed agent may read: the repository, the out-dir (and its journal), the inputs,
