@@ -146,9 +146,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "effort",
-        aliases: &["effort (arm vs ctrl)", "ARM − CTRL", "arm - ctrl", "effort difference"],
+        aliases: &["effort (arm vs ctrl)", "ARM − CTRL", "arm - ctrl", "effort difference", "median paired difference", "median paired difference B − A"],
         group: Group::Number,
-        means: "What each dispatch cost in work: turns, input tokens, output tokens, cost and tool calls as the agent reported them, and wall time as the harness measured it; per item and per axis ARM and CTRL side by side (median per item), with ARM − CTRL as the median over items of each item's difference (reps averaged within the item first) and a distribution-free 95% interval for that median (order statistics; none below 6 items). The relative difference (\"41% fewer\") is the median over items of ARM/CTRL − 1, shown only when CTRL used some on every item. `compare` gives B − A of ARM's effort the same way.",
+        means: "What each dispatch cost in work: turns, input tokens, output tokens, cost and tool calls as the agent reported them, and wall time as the harness measured it; per item and per axis ARM and CTRL side by side (median per item), with ARM − CTRL as the median over items of each item's difference (reps averaged within the item first) and a distribution-free 95% interval for that median (order statistics; none below 6 items). The relative difference (\"41% fewer\") is the median over items of ARM/CTRL − 1, shown only when CTRL used some on every item. `compare` gives B − A of ARM's effort the same way, printed as \"median paired difference B − A\": the median over items of each item's difference, so it need not equal B's median minus A's.",
         expect: "Never part of a verdict: a hand-off can leave answers unchanged and still save or cost work. ARM below CTRL is the saving a hand-off is hoped to bring; an interval that includes no difference is said so.",
     },
     Term {
@@ -385,9 +385,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "carried by the hand-off",
-        aliases: &["overconfidence caused by the hand-off", "carried", "number's label"],
+        aliases: &["overconfidence caused by the hand-off", "carried", "number's label", "no overconfidence", "no overconfidence: ARM abstained on every negative", "no negative ARM rows"],
         group: Group::RoundVerdict,
-        means: "The label beside DELIVERY (\"carried by the hand-off\") and beside HUI (ARM) (\"overconfidence caused by the hand-off\") in the report's Numbers table, when the round earned it: its conflict questions showed ARM answered from the hand-off (ARM gave the planted value, CTRL the repository's own value). Then the numbers may be quoted as the hand-off's. Otherwise the same place says \"describes this round but cannot be quoted as what the hand-off delivered, because …\" (see cannot be quoted).",
+        means: "The label beside DELIVERY (\"carried by the hand-off\") and beside HUI (ARM) (\"overconfidence caused by the hand-off\") in the report's Numbers table, when the round earned it: its conflict questions showed ARM answered from the hand-off (ARM gave the planted value, CTRL the repository's own value). Then the numbers may be quoted as the hand-off's. HUI (ARM) at 0 claims no overconfidence: it reads \"no overconfidence: ARM abstained on every negative\" (and \"no negative ARM rows: not measured\" at 0/0). Otherwise the same place says \"describes this round but cannot be quoted as what the hand-off delivered, because …\" (see cannot be quoted).",
         expect: "Earned by conflict questions the repository answers (with a `general` value); never changes the verdict.",
     },
     Term {
@@ -477,7 +477,7 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "ROUND_DONE",
-        aliases: &["complete", "round incomplete"],
+        aliases: &["complete", "round incomplete", "holds a finished round", "finished round"],
         group: Group::RoundVerdict,
         means: "The file a round writes last: the only sign that it finished. `complete: yes` means every dispatch answered and every answer was scored. ROUND INCOMPLETE (exit 13) means a dispatch failed: no verdict is claimed, and --resume finishes it.",
         expect: "",
@@ -604,9 +604,9 @@ pub const TERMS: &[Term] = &[
     },
     Term {
         name: "CTRL",
-        aliases: &["control"],
+        aliases: &["control", "CTRL-only", "CTRL-only round", "no ARM arm in this round", "--arms CTRL"],
         group: Group::Setup,
-        means: "The control arm: the same checkout, prompt and agent with no hand-off. What CTRL answers, the repository (or a guess) answers without the hand-off.",
+        means: "The control arm: the same checkout, prompt and agent with no hand-off. What CTRL answers, the repository (or a guess) answers without the hand-off. A CTRL-only round (`--arms CTRL`, before a hand-off exists) runs this arm alone: its ARM lines read \"no ARM arm in this round (a CTRL-only round): not measured\".",
         expect: "",
     },
     Term {
