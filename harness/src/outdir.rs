@@ -257,13 +257,24 @@ fn record_in(list: &str, path: &Path) {
     let dir = state_root();
     let Ok(out) = resolved(path) else { return };
     append_once(&dir.join(list), &out);
-    // Every folder `state_dirs` reads learns where this record is.
+    // The home's state folder, which every later run with this home reads, learns where this
+    // record is (an `XDG_STATE_HOME` may change). The temp folder's is never created for it.
     let here = resolved(&dir).unwrap_or(dir);
-    for other in state_dirs() {
-        if other != here {
-            append_once(&other.join(STATE_DIRS_FILE), &here);
+    if let Some(home_state) = home_state_dir() {
+        if home_state != here {
+            append_once(&home_state.join(STATE_DIRS_FILE), &here);
         }
     }
+}
+
+/// `~/.local/state/harness` (resolved), when there is a home.
+fn home_state_dir() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())?;
+    let d = home.join(".local").join("state").join("harness");
+    Some(resolved(&d).unwrap_or(d))
 }
 
 /// Appends `path` as a line of `file` unless it is there already (the file 0600, its folder
