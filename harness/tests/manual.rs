@@ -619,6 +619,13 @@ const LOOKED_UP: &[&str] = &[
     "smallest reachable",
     "agent default",
     "n_kg",
+    "teardown",
+    "attempts",
+    "descriptive only",
+    "McNemar underpowered",
+    "Longpre",
+    "arms both",
+    "agent_version",
 ];
 
 /// Words every computing reader knows, or that name files and formats, not the tool's terms.
@@ -912,6 +919,19 @@ fn explain_knows_the_words_a_new_user_looked_up() {
         ("UNDET", "UNDETERMINED"),
         ("survival line", "instrument survival line"),
         ("VOID", "VOID"),
+        ("power", "power"),
+        ("smallest detectable difference", "power"),
+        ("teardown", "per dispatch"),
+        ("attempts", "attempts"),
+        ("eligibility", "eligibility"),
+        ("reviewed by", "reviewed by"),
+        ("usage.json", "usage.json"),
+        ("arms", "arms"),
+        ("agent_version", "agent_version"),
+        ("McNemar underpowered", "McNemar"),
+        ("descriptive only", "descriptive only"),
+        ("Longpre", "MR"),
+        ("reused decision", "reused decision"),
     ] {
         let text = explain(word);
         let first = text.lines().next().unwrap_or("");
@@ -927,6 +947,25 @@ fn explain_knows_the_words_a_new_user_looked_up() {
             assert_eq!(aliases.len(), unique.len(), "explain {word}: {also}");
         }
     }
+    // Entries a new user found contradicting the tool: searched entries is no gate axis; a
+    // reused decision can come from the same round; the noise floor leaves effort out; a
+    // rejudge restores `match` only when the seal named a judge.
+    let searched = explain("searched entries");
+    assert!(
+        searched.starts_with("searched entries (a setup word)"),
+        "{searched}"
+    );
+    assert!(explain("reused decision").contains("from the same round"));
+    let noise = explain("NOISE FLOOR");
+    assert!(
+        noise.contains("wall time") && noise.contains("never part of it"),
+        "{noise}"
+    );
+    let changed = explain("JUDGE_CHANGED");
+    assert!(
+        changed.contains("restores `match`") && changed.contains("there is no `--judge none`"),
+        "{changed}"
+    );
     // Words printed for two things say both, apart.
     let void = explain("VOID");
     assert!(

@@ -207,6 +207,38 @@ fn every_readme_and_guide_command_runs_as_written() {
         done.contains("complete: yes") && done.contains("manifest: match"),
         "{done}"
     );
+    // Where `claude` is not installed (a fresh machine), step 7's rejudge stops at the program
+    // check first: exit 8, as the README says beside the `exit 10` the stand-in gives.
+    let said = "exit 8, \"the judge's program `claude` is not installed here\"";
+    assert!(
+        readme
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(said),
+        "the README no longer says what rejudge does without claude"
+    );
+    let bare = root.path().join("bin-without-claude");
+    std::fs::create_dir_all(&bare).unwrap();
+    std::fs::copy(bin.join("harness"), bare.join("harness")).unwrap();
+    let out = test_env
+        .command("sh")
+        .arg("-c")
+        .arg("harness rejudge ../rounds/r1 --judge claude")
+        .current_dir(&project)
+        .env("PATH", format!("{}:{}", bare.display(), hermetic_path()))
+        .env("HOME", &home)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(8), "{err}");
+    assert!(
+        err.contains("the judge's program `claude` is not installed here"),
+        "{err}"
+    );
+    let after = std::fs::read_to_string(root.path().join("rounds/r1/ROUND_DONE")).unwrap();
+    assert_eq!(after, done, "a refused rejudge wrote the round");
 }
 
 /// The rate lines (DELIVERY, HUI, LUCKY, MR) that `text` blocks of `page` quote, trimmed.
@@ -347,11 +379,13 @@ fn the_walkthrough_seals_a_judge_it_means_to_use_and_says_what_a_later_one_costs
         "--accept-change judge",
         "`manifest: JUDGE_CHANGED`",
         "design: judge differs from the sealed one",
-        "never `match` again",
+        "rejudging with that one would restore `match`",
+        "there is no `--judge none`, so the change stays",
+        "`--reviewer NAME`, else your global git `user.name`, else `$USER`",
         "`--set",
         "`--from FILE`",
         "byte-identical",
-        "file path and line",
+        "path and line",
     ] {
         assert!(
             flat.contains(want),

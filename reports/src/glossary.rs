@@ -296,7 +296,7 @@ pub const TERMS: &[Term] = &[
         name: "power",
         aliases: &["smallest detectable difference", "detectable difference", "power (80%", "share of items that must move one way", "add items, not reps"],
         group: Group::Number,
-        means: "What `run --dry-run` prints under its plan, one line per axis, before anything runs: with this many items, how large a difference the exact item tests the reports use could detect (80% power: an 80% chance of p < 0.05, two-sided). The figure is a share of the axis's items: each item must move one way (from bad in one arm or round to good in the other, all in the same direction, the rest unchanged) with at least that probability. \"DELIVERY 6 items: 0.96 by McNemar on the items that moved\" means almost all 6 items must flip for the round's ARM−CTRL test to show it; the second figure is the sign test over all items (ARM−CTRL, and A−B in `compare`). \"no test can reach p < 0.05 with N items\" means no result of that many items can be significant.",
+        means: "What `harness plan` and `run --dry-run` print, one line per axis, before anything runs: with this many items, how large a difference the exact item tests the reports use could detect (80% power: an 80% chance of p < 0.05, two-sided). The figure is a share of the axis's items: each item must move one way (from bad in one arm or round to good in the other, all in the same direction, the rest unchanged) with at least that probability. \"DELIVERY 6 items: 0.96 by McNemar on the items that moved\" means almost all 6 items must flip for the round's ARM−CTRL test to show it; the second figure is the sign test over all items (ARM−CTRL, and A−B in `compare`). \"no test can reach p < 0.05 with N items\" means no result of that many items can be significant.",
         expect: "A figure near 1, or no test at all, says the qset is too small to show anything but an all-or-nothing effect: add questions (items), not reps; reps only make each item's rate finer.",
     },
     Term {
@@ -769,7 +769,7 @@ pub const TERMS: &[Term] = &[
         aliases: &[],
         group: Group::Gate,
         means: "Gate axis, advice only: tokens and general values short (under 4 characters) or made only of digits and dots, which can match by accident (\"step 9 of the runbook\").",
-        expect: "Never refuses. A longer, distinctive value reads safer. Listed in full the first time this state folder sees the qset, then in one line; --verbose always lists it.",
+        expect: "Never refuses, and prints no line at all when every value is long and distinctive. A longer, distinctive value reads safer. Listed in full the first time this state folder sees the qset, then in one line; --verbose always lists it.",
     },
     Term {
         name: "general-values",
@@ -993,7 +993,7 @@ pub const TERMS: &[Term] = &[
         name: "start gate",
         aliases: &["gate", "harness gate"],
         group: Group::Gate,
-        means: "The checks a round runs before any agent (contamination, token-shape, general-values, self-containment, ledger, name-leak, plant-folder), one line per axis; `harness gate` runs them alone while writing a qset.",
+        means: "The checks a round runs before any agent (contamination, token-shape, general-values, self-containment, ledger, name-leak, plant-folder), one line per axis (token-shape only when a token or general value is short or plain enough to match by accident); `harness gate` runs them alone while writing a qset.",
         expect: "A FAIL stops the round before it starts; `reported` lines are advice. A CTRL-only round accepts an UNCHECKED ledger (there is no seal yet).",
     },
     // Report sections.
@@ -1176,7 +1176,7 @@ pub const TERMS: &[Term] = &[
         name: "usage.json",
         aliases: &["usage"],
         group: Group::Setup,
-        means: "A file of the out-dir: per arm, what the dispatches used as the agent reported it (dispatches, retried, wall seconds, input and output tokens and cost, null when the agent reports none, cost_reported counting the dispatches that did), how many dispatches hit a permission denial or a tool error, and the rows with denials. The effort line of the summary and compare's effort lines come from the same records.",
+        means: "A file of the out-dir: per arm, what the dispatches used as the agent reported it (dispatches, retried, wall seconds, input and output tokens and cost, null when the agent reports none, cost_reported counting the dispatches that did), how many dispatches hit a permission denial or a tool error, and the rows with denials.",
         expect: "",
     },
     Term {
