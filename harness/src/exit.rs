@@ -25,7 +25,8 @@ pub enum Exit {
     CarrierUnread,
     /// A name the agent can see leaks an arm, qid, kind or round word; round not started.
     NameLeak,
-    /// The start gate refused for another reason (ledger, search error, sandbox unavailable).
+    /// The start gate refused for another reason (ledger, search error, sandbox unavailable, an
+    /// agent's or judge's program missing).
     GateRefused,
     /// Inputs differ from the manifest, or the manifest is missing or empty (round not started);
     /// an answer is not the one the harness wrote (TAMPERED: not scored, not resumed); or two
@@ -93,7 +94,7 @@ impl Exit {
             Exit::Contaminated => "contaminated qset: a token is in what the agent sees (round not started)",
             Exit::CarrierUnread => "CARRIER_UNREAD: the prior won over the planted value",
             Exit::NameLeak => "name leak: a visible name carries an arm, qid, kind or round word (round not started)",
-            Exit::GateRefused => "start gate refused (ledger, search error, sandbox unavailable)",
+            Exit::GateRefused => "start gate refused (ledger, search error, sandbox unavailable, program missing)",
             Exit::ManifestMismatch => "manifest mismatch or missing (not started); TAMPERED answers; compared rounds differ",
             Exit::ProtocolMissing => "protocol file missing",
             Exit::Unmeasured => "UNMEASURED: nothing to score",
