@@ -1677,3 +1677,90 @@ fn a_judges_folder_is_private_and_swept_after_kill_9() {
     );
     assert!(o.contains(&root.display().to_string()), "{o}");
 }
+
+/// `harness rejudge … | head -1`: the reader of stdout is gone before the first line is
+/// printed (mid re-derivation). The process ends quietly, as a program with the default SIGPIPE
+/// action does, never with a panic (exit 101), and the round stays resumable: the next rejudge
+/// finishes it.
+#[test]
+fn a_closed_stdout_ends_rejudge_quietly_and_the_round_resumes() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    let log = env.tmp().join("pipe-prompts.log");
+    let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
+    let bin = assert_cmd::cargo::cargo_bin("harness");
+    let mut child = env
+        .command(&bin)
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-sandbox", "none"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end at once: every line the harness prints meets a closed pipe.
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_ne!(status.code(), Some(101), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?} {err}");
+    // The round resumes: the same rejudge, with a reader of its output, finishes it.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-sandbox", "none"])
+        .assert()
+        .code(0);
+    assert!(out.join("ROUND_DONE").exists());
+    let s = summary(&out);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+}
+
+/// `harness score` of many answers into a closed pipe (its lines go through a buffered writer
+/// whose error is returned, not panicked): it ends quietly by SIGPIPE too, never "Broken pipe"
+/// as an error.
+#[test]
+fn a_closed_stdout_ends_score_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    let files: Vec<std::path::PathBuf> = (0..400)
+        .map(|i| {
+            let f = env.tmp().join(format!("a{i}.txt"));
+            std::fs::write(&f, CERTAIN_REFUSAL).unwrap();
+            f
+        })
+        .collect();
+    let bin = assert_cmd::cargo::cargo_bin("harness");
+    let mut child = env
+        .command(&bin)
+        .args(["score", "--kind", "negative", "--token", "eu-west-9"])
+        .args(["--question", "Which region does the nightly job deploy to?"])
+        .args(&files)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?} {err}");
+}
