@@ -401,7 +401,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             match (judge, out) {
                 // The round is complete: the judge reads every answer, the round is re-derived.
                 (Some(judge), Some(out)) if out.join("ROUND_DONE").is_file() => {
-                    harness::commands::rejudge::rejudge(&out, &judge, jobs, false)
+                    harness::commands::rejudge::judge_finished_run(&out, &judge, jobs)
                 }
                 _ => Ok(exit),
             }
