@@ -1028,4 +1028,23 @@ fn a_decision_on_identical_answers_in_this_round_is_said_to_be_from_this_round()
     let s = summary(&out);
     assert_eq!(s["readers"]["decided_by"]["person"], 3, "{s}");
     assert!(s["meta"].get("reused_from").is_none(), "{s}");
+
+    // The person changes the first row's decision: the rows it was applied to follow it.
+    let o = env
+        .harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=HALLUCINATED")])
+        .output()
+        .unwrap();
+    assert!(o.status.code().is_some(), "{}", show(&o));
+    let s = summary(&out);
+    let classes: Vec<String> = s["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["label"] == neg.as_str())
+        .map(|r| r["verdict"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(classes, ["HALLUCINATED"; 3], "{}", show(&o));
 }

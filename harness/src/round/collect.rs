@@ -173,7 +173,14 @@ fn reusable(
     };
     let mut found = Vec::new();
     for e in entries {
-        if own.iter().any(|d| d.label == e.label && d.rep == e.rep) {
+        // The row's latest decision: its own (or one reused from an earlier round) covers it;
+        // one applied from another row of this round is looked at again below, so a changed
+        // decision on that row reaches this one too.
+        let latest = own
+            .iter()
+            .rev()
+            .find(|d| d.label == e.label && d.rep == e.rep);
+        if latest.is_some_and(|d| d.same_answer_as.is_none()) {
             continue;
         }
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
@@ -191,7 +198,7 @@ fn reusable(
                 && qid_of(&d.label) == Some(e.qid.as_str())
                 && allowed.contains(&d.class)
         }) {
-            found.push(crate::reading::review::Decision {
+            let applied = crate::reading::review::Decision {
                 label: e.label.clone(),
                 rep: e.rep,
                 class: d.class,
@@ -200,7 +207,14 @@ fn reusable(
                 answer_sha256: sha,
                 reused_from: None,
                 same_answer_as: Some(format!("{}_r{}", d.label, d.rep)),
-            });
+            };
+            // Already applied, unchanged: nothing to add.
+            if latest != Some(&applied) {
+                found.push(applied);
+            }
+            continue;
+        }
+        if latest.is_some() {
             continue;
         }
         let Some(qset_sha) = &qset_sha else {
