@@ -56,7 +56,65 @@ fn misspelt_subcommand_hint() {
     std::process::exit(Exit::Usage.code());
 }
 
+/// Ends the process as a program with the default SIGPIPE action would on writing to a closed
+/// pipe: quietly, by the signal (`harness … | head -1` then ends as `head` expects). Every command
+/// that re-derives a round is crash-safe, so ending here mid-way leaves it resumable.
+fn end_by_closed_output() -> ! {
+    // SAFETY: resetting one signal's action and raising it; no Rust state is touched.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+    }
+    std::process::exit(Exit::Internal.code())
+}
+
+/// Whether `msg` is the standard library's panic on printing to a closed stdout or stderr.
+fn is_closed_output_panic(msg: &str) -> bool {
+    (msg.starts_with("failed printing to stdout") || msg.starts_with("failed printing to stderr"))
+        && msg.contains("Broken pipe")
+}
+
+/// A closed stdout or stderr never panics: `println!` on a closed pipe ends the process quietly
+/// by SIGPIPE. SIGPIPE itself stays ignored, so a write to a child's closed stdin (an executor's
+/// `sbatch`) is still an error the caller handles, never the end of the harness.
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if is_closed_output_panic(msg) {
+            end_by_closed_output();
+        }
+        default(info)
+    }));
+}
+
+/// Whether `err` comes from writing to a closed pipe while this process's stdout is one (its
+/// reader gone): a broken pipe to a child process is an ordinary error, reported as such.
+fn is_closed_stdout(err: &anyhow::Error) -> bool {
+    let broken = err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if !broken {
+        return false;
+    }
+    let mut fd = libc::pollfd {
+        fd: 1,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, no wait; poll reports POLLERR on a pipe whose reader closed.
+    let n = unsafe { libc::poll(&mut fd, 1, 0) };
+    n == 1 && fd.revents & libc::POLLERR != 0
+}
+
 fn main() {
+    quiet_on_closed_output();
     misspelt_subcommand_hint();
     let cli = cli::Cli::parse();
     harness::color::set_choice(match cli.color {
@@ -66,6 +124,7 @@ fn main() {
     });
     let code = match dispatch(cli) {
         Ok(exit) => exit,
+        Err(err) if is_closed_stdout(&err) => end_by_closed_output(),
         Err(err) => {
             let exit = exit_of(&err);
             eprintln!(
@@ -342,7 +401,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<Exit> {
             match (judge, out) {
                 // The round is complete: the judge reads every answer, the round is re-derived.
                 (Some(judge), Some(out)) if out.join("ROUND_DONE").is_file() => {
-                    harness::commands::rejudge::rejudge(&out, &judge, jobs, false)
+                    harness::commands::rejudge::judge_finished_run(&out, &judge, jobs)
                 }
                 _ => Ok(exit),
             }

@@ -400,8 +400,11 @@ fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
     let log = env.tmp().join("rejudge-prompts.log");
     let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
 
-    // A judge that answers garbage adds no class: the round still needs review.
-    env.harness()
+    // A judge that answers garbage adds no class: a pass that read nothing changes nothing
+    // (exit 12, the round byte for byte as it was) and says why.
+    let before = tree_bytes_but_locks(&out);
+    let a = env
+        .harness()
         .arg("rejudge")
         .arg(&out)
         .args([
@@ -411,22 +414,24 @@ fn rejudge_adds_readings_to_a_finished_round_and_rederives_it() {
             "0",
         ])
         .assert()
-        .code(14);
+        .code(12);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("the judge read none of the 4 answers it was sent (4 no reading: "),
+        "every non-empty answer was sent: {err}"
+    );
+    let now = tree_bytes_but_locks(&out);
+    assert!(
+        now == before,
+        "a pass that read nothing changed the round: {:?}",
+        changed(&before, &now)
+    );
+    assert!(!out.join("judge.jsonl").exists());
     let s = summary(&out);
     assert_eq!(
         s["readers"]["undecided"].as_array().unwrap().len(),
         1,
         "{s}"
-    );
-    let records = std::fs::read_to_string(out.join("judge.jsonl")).unwrap();
-    assert_eq!(
-        records.lines().count(),
-        4,
-        "every non-empty answer was sent: {records}"
-    );
-    assert!(
-        records.lines().all(|l| l.contains("\"reading\":null")),
-        "{records}"
     );
 
     // A judge that reads: the CTRL negative is decided by the judge, the rest by both.
@@ -686,6 +691,30 @@ fn the_judge_is_part_of_the_sealed_design() {
 }
 
 /// Every file under `dir` with its bytes, sorted by path.
+/// The paths whose bytes differ between two [`tree_bytes`].
+fn changed(
+    a: &[(std::path::PathBuf, Vec<u8>)],
+    b: &[(std::path::PathBuf, Vec<u8>)],
+) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<std::path::PathBuf> = a
+        .iter()
+        .filter(|x| !b.contains(x))
+        .chain(b.iter().filter(|x| !a.contains(x)))
+        .map(|(p, _)| p.clone())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// [`tree_bytes`] without the round's lock files (holding a lock writes its holder there).
+fn tree_bytes_but_locks(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    tree_bytes(dir)
+        .into_iter()
+        .filter(|(p, _)| !p.ends_with("journal/lock") && !p.ends_with("journal/units.lock"))
+        .collect()
+}
+
 fn tree_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
@@ -892,9 +921,11 @@ fn rescore_with_a_judge_reads_the_answers_into_its_own_folder() {
     let s = summary_in(rescore_dirs(&out).last().unwrap());
     assert_eq!(s["readers"]["decided_by"]["judge"], 1, "kept: {s}");
 
-    // rescore --judge with a judge that reads nothing: this rescore's rows are undecided
-    // again (its pass replaced the readings), and the round's judge.jsonl is as it was.
-    env.harness()
+    // rescore --judge with a judge that reads nothing: refused (exit 12) with the reason, no
+    // rescore folder written, and the round's judge.jsonl is as it was.
+    let folders = rescore_dirs(&out).len();
+    let a = env
+        .harness()
         .arg("rescore")
         .arg(&out)
         .args([
@@ -904,14 +935,11 @@ fn rescore_with_a_judge_reads_the_answers_into_its_own_folder() {
             "0",
         ])
         .assert()
-        .code(14);
-    let s = summary_in(rescore_dirs(&out).last().unwrap());
-    assert_eq!(
-        s["readers"]["undecided"].as_array().unwrap().len(),
-        1,
-        "{s}"
-    );
-    assert_eq!(s["meta"]["judge"]["totals"]["no_reading"], 4, "{s}");
+        .code(12);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("(4 no reading: "), "{err}");
+    assert!(err.contains("no rescore folder was written"), "{err}");
+    assert_eq!(rescore_dirs(&out).len(), folders);
     assert_eq!(std::fs::read(out.join("judge.jsonl")).unwrap(), kept_before);
     assert_eq!(summary(&out)["verdict"]["name"], "OK");
 }
@@ -934,15 +962,16 @@ fn the_judge_and_its_totals_are_recorded_and_reported() {
     }
     assert!(summary(&out)["meta"]["judge"].is_null());
 
-    // A command judge that fails every attempt, retried once: 4 calls, 8 attempts, no reading;
-    // a command reports no tokens and no cost, said as "not reported", never 0.
+    // A command judge that fails every attempt on the 2 negatives, retried once, and reads the
+    // 2 positives: 4 calls, 6 attempts, 2 no reading (a pass that read nothing would change
+    // nothing); a command reports no tokens and no cost, said as "not reported", never 0.
     let a = env
         .harness()
         .arg("rejudge")
         .arg(&out)
         .args([
             "--judge",
-            &judge_cmd("garbage {prompt_file}"),
+            &judge_cmd("garbage-neg {prompt_file}"),
             "--judge-retries",
             "1",
             "--judge-timeout",
@@ -958,7 +987,7 @@ fn the_judge_and_its_totals_are_recorded_and_reported() {
         .find(|l| l.starts_with("judge: "))
         .unwrap_or_else(|| panic!("no judge line in the closing summary:\n{stdout}"));
     assert!(
-        line.contains("4 calls: 0 read, 4 no reading · 8 attempts (4 retries) · tokens not reported · cost not reported"),
+        line.contains("4 calls: 2 read, 2 no reading · 6 attempts (2 retries) · tokens not reported · cost not reported"),
         "{line}"
     );
     let round: serde_json::Value =
@@ -991,7 +1020,7 @@ fn the_judge_and_its_totals_are_recorded_and_reported() {
             t["no_reading"].as_u64(),
             t["attempts"].as_u64()
         ),
-        (Some(4), Some(0), Some(4), Some(8)),
+        (Some(4), Some(2), Some(2), Some(6)),
         "{t}"
     );
     assert!(
@@ -1008,7 +1037,7 @@ fn the_judge_and_its_totals_are_recorded_and_reported() {
         );
         assert!(
             text.contains(
-                "4 no reading · 8 attempts (4 retries) · tokens not reported · cost not reported"
+                "2 no reading · 6 attempts (2 retries) · tokens not reported · cost not reported"
             ),
             "{file}"
         );
@@ -1676,4 +1705,195 @@ fn a_judges_folder_is_private_and_swept_after_kill_9() {
         root.display()
     );
     assert!(o.contains(&root.display().to_string()), "{o}");
+}
+
+/// `harness rejudge … | head -1`: the reader of stdout is gone before the first line is
+/// printed (mid re-derivation). The process ends quietly, as a program with the default SIGPIPE
+/// action does, never with a panic (exit 101), and the round stays resumable: the next rejudge
+/// finishes it.
+#[test]
+fn a_closed_stdout_ends_rejudge_quietly_and_the_round_resumes() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    let log = env.tmp().join("pipe-prompts.log");
+    let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
+    let bin = assert_cmd::cargo::cargo_bin("harness");
+    let mut child = env
+        .command(&bin)
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-sandbox", "none"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end at once: every line the harness prints meets a closed pipe.
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_ne!(status.code(), Some(101), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?} {err}");
+    // The round resumes: the same rejudge, with a reader of its output, finishes it.
+    env.harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args(["--judge", &reader, "--judge-sandbox", "none"])
+        .assert()
+        .code(0);
+    assert!(out.join("ROUND_DONE").exists());
+    let s = summary(&out);
+    assert_eq!(s["verdict"]["name"], "OK", "{s}");
+}
+
+/// `harness score` of many answers into a closed pipe (its lines go through a buffered writer
+/// whose error is returned, not panicked): it ends quietly by SIGPIPE too, never "Broken pipe"
+/// as an error.
+#[test]
+fn a_closed_stdout_ends_score_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    let files: Vec<std::path::PathBuf> = (0..400)
+        .map(|i| {
+            let f = env.tmp().join(format!("a{i}.txt"));
+            std::fs::write(&f, CERTAIN_REFUSAL).unwrap();
+            f
+        })
+        .collect();
+    let bin = assert_cmd::cargo::cargo_bin("harness");
+    let mut child = env
+        .command(&bin)
+        .args(["score", "--kind", "negative", "--token", "eu-west-9"])
+        .args(["--question", "Which region does the nightly job deploy to?"])
+        .args(&files)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?} {err}");
+}
+
+/// A judge pass in which every call failed: the terminal names the reason with its count, and
+/// the pass changes nothing (no judge.jsonl, no "judge differs" mark, no rescore folder), exit
+/// 12. A pass in which some calls failed keeps its readings and names why the others gave none.
+#[test]
+fn a_judge_pass_that_read_nothing_says_why_and_changes_nothing() {
+    let env = TestEnv::new();
+    let (out, _) = undetermined_round(&env);
+    let before = tree_bytes_but_locks(&out);
+    let failing = judge_cmd("fail {prompt_file}");
+    for args in [
+        vec![
+            "rejudge",
+            "--judge",
+            failing.as_str(),
+            "--judge-retries",
+            "0",
+        ],
+        vec![
+            "rejudge",
+            "--judge",
+            failing.as_str(),
+            "--accept-change",
+            "judge",
+        ],
+        vec![
+            "rescore",
+            "--judge",
+            failing.as_str(),
+            "--judge-retries",
+            "0",
+        ],
+    ] {
+        let a = env
+            .harness()
+            .arg(args[0])
+            .arg(&out)
+            .args(&args[1..])
+            .args(["--judge-sandbox", "none"])
+            .assert()
+            .code(12);
+        let o = a.get_output();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            text.contains("the judge read none of the 4 answers it was sent (4 no reading: "),
+            "{args:?}: {text}"
+        );
+        assert!(
+            text.contains("exit status 4") && text.contains(" (4))"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains(reports::JUDGE_DIFFERS), "{args:?}: {text}");
+        assert!(text.contains("UNMEASURED"), "{args:?}: {text}");
+        let now = tree_bytes_but_locks(&out);
+        assert!(
+            now == before,
+            "{args:?} changed the round: {:?}",
+            changed(&before, &now)
+        );
+        assert!(
+            rescore_dirs(&out).is_empty(),
+            "{args:?} wrote a rescore folder"
+        );
+    }
+
+    // Negatives fail, the rest are read: the readings are kept and the reasons named.
+    let half = env.tmp().join("half-judge.sh");
+    std::fs::write(
+        &half,
+        format!(
+            "#!/bin/sh\nif grep -q \"kind is negative\" \"$1\"; then echo refused >&2; exit 3; fi\nexec {} reader \"$1\"\n",
+            agents_dir().join("judge.sh").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&half, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let a = env
+        .harness()
+        .arg("rejudge")
+        .arg(&out)
+        .args([
+            "--judge",
+            &format!("command:{} {{prompt_file}}", half.display()),
+            "--judge-retries",
+            "0",
+            "--judge-sandbox",
+            "none",
+        ])
+        .assert();
+    let o = a.get_output();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        text.contains("2 of 4 answers read by the judge (2 no reading)"),
+        "{text}"
+    );
+    assert!(text.contains("2 no reading: "), "{text}");
+    assert!(text.contains("(2); see judge.jsonl"), "{text}");
+    assert!(out.join("judge.jsonl").exists());
 }

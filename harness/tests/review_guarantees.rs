@@ -475,7 +475,10 @@ fn a_killed_rejudge_keeps_the_readings_it_paid_for_and_resumes() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(o.status.signal(), Some(9), "{}", show(&o));
     assert_eq!(calls(), 1, "one reading before the kill");
-    assert!(out.join("journal/rederive.pending").exists());
+    // Killed while reading, nothing derived had changed: the round needs no re-derivation,
+    // only the progress file that lets the next pass keep what it paid for.
+    assert!(!out.join("journal/rederive.pending").exists());
+    assert!(out.join("journal/rejudge.progress.jsonl").exists());
     let o = env
         .harness()
         .arg("rejudge")
@@ -958,4 +961,90 @@ fn an_export_marks_a_refusing_positive_as_a_refusal() {
         "{json}"
     );
     assert!(json["unmeasured"].is_string(), "{json}");
+}
+
+/// Three reps of one question with byte-identical answers: a decision on the first applies to
+/// the other two, and every output says it came from this round, never from an earlier one.
+#[test]
+fn a_decision_on_identical_answers_in_this_round_is_said_to_be_from_this_round() {
+    let env = TestEnv::new();
+    let dir = env.tmp().join("same");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = UndeterminedDesign::write(&dir);
+    let out = dir.join("r5");
+    env.harness()
+        .args(["run", "--quiet", "--reps", "3", "--sandbox", "none"])
+        .args(["--agent", &d.agent])
+        .args(d.inputs())
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(14);
+    let neg = label(&out, "q2", "CTRL");
+    let answers: Vec<Vec<u8>> = (1..=3)
+        .map(|r| std::fs::read(common::dispatch_file(&out, &format!("{neg}_r{r}"), "txt")).unwrap())
+        .collect();
+    assert!(
+        answers.iter().all(|a| *a == answers[0]),
+        "the three reps answer alike"
+    );
+    let o = env
+        .harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=PASS")])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(!text.contains("earlier round"), "{text}");
+    assert!(
+        text.contains(
+            "2 rows settled by a person's decision on the same answer bytes in this round"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{neg}_r2 as {neg}_r1")),
+        "the terminal names the rows the decision was applied to: {text}"
+    );
+    let md = read(&out.join("report.md"));
+    assert!(!md.contains("reused from r5"), "{md}");
+    assert!(!md.contains("earlier round"), "{md}");
+    assert_eq!(
+        md.matches("person (reused from a decision on the same answer in this round)")
+            .count(),
+        2,
+        "{md}"
+    );
+    assert!(
+        md.contains("2 rows settled by a decision on the same answer in this round"),
+        "{md}"
+    );
+    let s = summary(&out);
+    assert_eq!(s["readers"]["decided_by"]["person"], 3, "{s}");
+    assert!(s["meta"].get("reused_from").is_none(), "{s}");
+
+    // The person changes the first row's decision: the rows it was applied to follow it.
+    let o = env
+        .harness()
+        .arg("review")
+        .arg(&out)
+        .args(["--reviewer", "t", "--set", &format!("{neg}:1=HALLUCINATED")])
+        .output()
+        .unwrap();
+    assert!(o.status.code().is_some(), "{}", show(&o));
+    let s = summary(&out);
+    let classes: Vec<String> = s["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["label"] == neg.as_str())
+        .map(|r| r["verdict"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(classes, ["HALLUCINATED"; 3], "{}", show(&o));
 }

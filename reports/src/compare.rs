@@ -448,8 +448,8 @@ fn limit(m: u64, p: Option<f64>) -> String {
             if m == 1 { "" } else { "s" }
         ),
         Some(u) => format!(
-            "exact sign test over {m} items p = {:.4}; p < 0.05 needs at least {u} of {m} items moving one way and none of the rest against",
-            p.unwrap_or(1.0)
+            "exact sign test over {m} items p = {}; p < 0.05 needs at least {u} of {m} items moving one way and none of the rest against",
+            crate::stats::p_text(p.unwrap_or(1.0))
         ),
     }
 }
@@ -531,11 +531,14 @@ fn small_sample(axes: &[AxisComparison]) -> Vec<String> {
                     if s.items == 1 { "" } else { "s" },
                     if s.whole_range {
                         format!(
-                            "no 95% interval narrower than the whole range exists and the smallest p any result can give is {:.4}",
-                            s.min_p
+                            "no 95% interval narrower than the whole range exists and the smallest p any result can give is {}",
+                            crate::stats::p_text(s.min_p)
                         )
                     } else {
-                        format!("the smallest p any result can give is {:.4}", s.min_p)
+                        format!(
+                            "the smallest p any result can give is {}",
+                            crate::stats::p_text(s.min_p)
+                        )
                     }
                 ));
             }
@@ -575,15 +578,16 @@ impl AxisComparison {
     pub fn sign_display(&self) -> String {
         match &self.sign {
             None => "UNMEASURED (no item measured in both rounds)".into(),
-            Some(s) => format!(
-                "up {} · down {} · unchanged {} · p={:.4} (smallest reachable with {} {:.4})",
-                s.up,
-                s.down,
-                s.unchanged,
-                s.p,
-                crate::counting::n_of(s.items, "item", "items"),
-                s.min_p
-            ),
+            Some(s) => {
+                let (p, min_p) = crate::stats::p_and_min_text(s.p, s.min_p);
+                format!(
+                    "up {} · down {} · unchanged {} · p={p} (smallest reachable with {} {min_p})",
+                    s.up,
+                    s.down,
+                    s.unchanged,
+                    crate::counting::n_of(s.items, "item", "items"),
+                )
+            }
         }
     }
 

@@ -103,16 +103,26 @@ pub(crate) fn header_fields(report: &Report, answers: &str) -> Vec<(&'static str
             .map(|r| sanitize::excerpt(r, NAME_MAX))
             .collect();
         let reused = m.reused_from.len();
+        let here = m.reused_here.len();
+        let mut why = Vec::new();
+        if reused > 0 {
+            why.push(format!(
+                "{reused} row{} settled by a decision reused from an earlier round of this qset on the same answer",
+                if reused == 1 { "" } else { "s" }
+            ));
+        }
+        if here > 0 {
+            why.push(format!(
+                "{here} row{} settled by a decision on the same answer in this round",
+                if here == 1 { "" } else { "s" }
+            ));
+        }
         out.push((
             "reviewed by",
-            if reused == 0 {
+            if why.is_empty() {
                 names.join(", ")
             } else {
-                format!(
-                    "{} ({reused} row{} settled by a decision reused from an earlier round of this qset on the same answer)",
-                    names.join(", "),
-                    if reused == 1 { "" } else { "s" }
-                )
+                format!("{} ({})", names.join(", "), why.join("; "))
             },
         ));
     }

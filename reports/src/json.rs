@@ -103,6 +103,11 @@ fn clean_meta(meta: &RoundMeta) -> RoundMeta {
     for from in m.reused_from.values_mut() {
         *from = sanitize::excerpt(from, 80);
     }
+    m.reused_here = m
+        .reused_here
+        .iter()
+        .map(|r| sanitize::excerpt(r, 80))
+        .collect();
     for q in &mut m.questions {
         q.qid = sanitize::excerpt(&q.qid, 200);
         q.question = sanitize::excerpt(&q.question, QUESTION_MAX);

@@ -110,6 +110,7 @@ pub fn fixture_meta() -> RoundMeta {
         judge: None,
         reviewers: Vec::new(),
         reused_from: Default::default(),
+        reused_here: Default::default(),
         repo_agent_config: Some(Vec::new()),
     }
 }

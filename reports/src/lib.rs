@@ -221,6 +221,10 @@ pub struct RoundMeta {
     /// the same answer bytes: `<label>_r<rep>` → that round's folder name.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub reused_from: std::collections::BTreeMap<String, String>,
+    /// Rows whose person's decision was made in this round on another row of the same question
+    /// with the same answer bytes: `<label>_r<rep>`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub reused_here: std::collections::BTreeSet<String>,
     /// The agent configuration the repository carries, one line a file (path, sha256, what it
     /// enables); `None` for rounds recorded before it was ("not recorded"), empty when none.
     #[serde(default)]

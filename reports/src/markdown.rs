@@ -10,12 +10,10 @@ use crate::sanitize;
 use crate::summary::DOES_NOT_MEASURE;
 use crate::{Render, Report};
 
-/// The harness's own text (numbers, notes): only a pipe or an angle bracket could disturb a
-/// table, and none is expected; escaped anyway so a future note cannot break the layout.
+/// The harness's own text (numbers, notes): only a pipe or what opens HTML could disturb a
+/// table; escaped so a future note cannot break the layout, `(< 10)` and `D > 0` kept as typed.
 fn own(text: &str) -> String {
-    text.replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    sanitize::markdown_own(text)
 }
 
 /// Renders `report.md`.

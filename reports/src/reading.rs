@@ -202,17 +202,24 @@ pub fn shown_with_cues(row: &crate::Row, clean: impl Fn(&str, usize) -> String) 
     }
 }
 
+/// How a `decided by` cell names a person's decision made in this round on another row with
+/// the same answer bytes: `person (reused from a decision on the same answer in this round)`.
+pub const REUSED_HERE: &str = "reused from a decision on the same answer in this round";
+
 /// Who decided the row, as every renderer's `decided by` column shows it: `lexicon`, `both`,
 /// `judge`, `person` (`person (reused from ROUND)` for a decision made in an earlier round on
-/// the same answer), or `none` for a row no reader decided.
+/// the same answer, `person (`[`REUSED_HERE`]`)` for one made in this round on another row
+/// with the same answer), or `none` for a row no reader decided.
 pub fn decided_by_cell(row: &crate::Row, meta: &crate::RoundMeta) -> String {
     match row.standing.decided_by() {
         Some(DecidedBy::Person) => {
-            match meta.reused_from.get(&format!("{}_r{}", row.label, row.rep)) {
+            let key = format!("{}_r{}", row.label, row.rep);
+            match meta.reused_from.get(&key) {
                 Some(from) => format!(
                     "person (reused from {})",
                     crate::sanitize::excerpt(from, 80)
                 ),
+                None if meta.reused_here.contains(&key) => format!("person ({REUSED_HERE})"),
                 None => "person".into(),
             }
         }

@@ -66,15 +66,43 @@ pub fn html_escape(text: &str) -> String {
     out
 }
 
+/// Whether `<` followed by `next` could open HTML a Markdown renderer passes through (a tag,
+/// a closing tag, a comment, a declaration or processing instruction, an autolink).
+fn opens_html(next: Option<char>) -> bool {
+    next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?'))
+}
+
+/// Whether `&` followed by `next` could start a character reference (`&lt;`, `&#60;`).
+fn opens_entity(next: Option<char>) -> bool {
+    next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#')
+}
+
+/// `<`, `>` and `&` for a Markdown text, escaped only where they could make markup: `<` before
+/// a letter, `/`, `!` or `?` (and the `>` after such an escaped `<`'s letter or `/`), `&` before
+/// what could be an entity. Elsewhere they stay as typed, so `(< 10)` and `D > 0` read as plain
+/// text in a terminal; nothing kept can open a tag.
+fn push_markdown_angle(out: &mut String, c: char, next: Option<char>) -> bool {
+    match c {
+        '<' if opens_html(next) => out.push_str("&lt;"),
+        '>' if next.is_some_and(|n| n.is_ascii_alphabetic() || n == '/') => out.push_str("&gt;"),
+        '&' if opens_entity(next) => out.push_str("&amp;"),
+        '<' | '>' | '&' => out.push(c),
+        _ => return false,
+    }
+    true
+}
+
 /// Escapes text for a Markdown table cell or paragraph: pipes cannot split a cell, markup
-/// characters are literal, and raw HTML becomes entities (Markdown renderers pass HTML through).
+/// characters are literal, and whatever could open raw HTML or an entity is escaped (Markdown
+/// renderers pass HTML through); a `<`, `>` or `&` that could not is kept as typed.
 pub fn markdown_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if push_markdown_angle(&mut out, c, chars.peek().copied()) {
+            continue;
+        }
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             '\\' | '|' | '`' | '*' | '_' | '[' | ']' | '#' | '!' | '~' => {
                 out.push('\\');
                 out.push(c);
@@ -142,6 +170,23 @@ pub fn markdown(text: &str, max_chars: usize) -> String {
     markdown_escape(&excerpt(text, max_chars))
 }
 
+/// [`markdown_escape`]'s rule for the harness's own text in `report.md`: a pipe cannot split a
+/// cell and nothing can open HTML, with `<`, `>` and `&` that open nothing kept as typed.
+pub fn markdown_own(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if push_markdown_angle(&mut out, c, chars.peek().copied()) {
+            continue;
+        }
+        if c == '|' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +233,30 @@ mod tests {
         );
         assert_eq!(markdown("| a |", 100), "\\| a \\|");
         assert!(!markdown("</td>", 100).contains('<'));
+    }
+
+    #[test]
+    fn markdown_keeps_angles_that_open_nothing_as_typed() {
+        assert_eq!(markdown_escape("(< 10)"), "(< 10)");
+        assert_eq!(markdown_escape("D > 0 and 1<2"), "D > 0 and 1<2");
+        assert_eq!(markdown_escape("AT&T & co"), "AT&amp;T & co");
+        assert_eq!(markdown_escape("&lt;b&gt;"), "&amp;lt;b&amp;gt;");
+        for hostile in [
+            "<script>",
+            "</td>",
+            "<!-- x",
+            "<?php",
+            "<img src=x>",
+            "<http://x>",
+        ] {
+            let e = markdown_escape(hostile);
+            let mut it = e.chars().peekable();
+            while let Some(c) = it.next() {
+                assert!(
+                    !(c == '<' && opens_html(it.peek().copied())),
+                    "{hostile} -> {e}"
+                );
+            }
+        }
     }
 }

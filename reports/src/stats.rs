@@ -237,6 +237,25 @@ fn ln_binomial_half_tail(n: u64, k: u64) -> f64 {
     ln_top + sum.ln()
 }
 
+/// A probability as printed, to 4 decimals, by one rule for every p and smallest-reachable p:
+/// half rounds up, after float noise below 1e-9 of a unit in the last place is dropped, so the
+/// same value computed two ways (0.03125 exactly, or summed to 0.031250000000000006) prints the
+/// same text.
+pub fn p_text(p: f64) -> String {
+    if !p.is_finite() {
+        return format!("{p}");
+    }
+    let units = p * 1e4;
+    let snapped = (units * 1e9).round() / 1e9;
+    format!("{:.4}", snapped.round() / 1e4)
+}
+
+/// An exact test's p beside its smallest reachable p, printed by [`p_text`]: p is never shown
+/// below the smallest p its count can reach (float noise cannot put it there either).
+pub fn p_and_min_text(p: f64, min_p: f64) -> (String, String) {
+    (p_text(p.max(min_p)), p_text(min_p))
+}
+
 /// Exact McNemar: `p = min(1, 2·P[X ≤ min(b, c)])`, `X ~ Binomial(b + c, ½)`, the tail summed in
 /// log space so it holds for any count (0 ≤ p ≤ 1 always; `b = c` gives exactly 1).
 pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {

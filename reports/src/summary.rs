@@ -391,19 +391,25 @@ impl Value {
                 ),
             },
             Value::McNemar(m) => match (m.p, m.min_p) {
-                (Some(p), Some(min_p)) => format!(
-                    "b={} c={} p={p:.4} (smallest reachable at b+c={}: {min_p:.4})",
-                    m.b,
-                    m.c,
-                    m.b + m.c
-                ),
+                (Some(p), Some(min_p)) => {
+                    let (p, min_p) = stats::p_and_min_text(p, min_p);
+                    format!(
+                        "b={} c={} p={p} (smallest reachable at b+c={}: {min_p})",
+                        m.b,
+                        m.c,
+                        m.b + m.c
+                    )
+                }
                 _ => format!("b={} c={} p=UNMEASURED (no discordant items)", m.b, m.c),
             },
             Value::Sign { test, zero_d } => match (test.p, test.min_p) {
-                (Some(p), Some(min_p)) => format!(
-                    "+{} −{} ={} p={p:.4} (smallest reachable: {min_p:.4})",
-                    test.b, test.c, zero_d
-                ),
+                (Some(p), Some(min_p)) => {
+                    let (p, min_p) = stats::p_and_min_text(p, min_p);
+                    format!(
+                        "+{} −{} ={} p={p} (smallest reachable: {min_p})",
+                        test.b, test.c, zero_d
+                    )
+                }
                 _ => format!(
                     "+{} −{} ={} p=UNMEASURED (no item with a nonzero D)",
                     test.b, test.c, zero_d
@@ -429,8 +435,7 @@ impl Value {
 
 /// A p-value as printed, `—` when there is none.
 fn p_text(p: Option<f64>) -> String {
-    p.map(|p| format!("{p:.4}"))
-        .unwrap_or_else(|| "—".to_string())
+    p.map(stats::p_text).unwrap_or_else(|| "—".to_string())
 }
 
 /// One printed number: every human-readable format prints exactly these, one per line.
@@ -716,8 +721,9 @@ fn axis_contrast(kind: Kind, items: &[ItemD]) -> AxisContrast {
     if let Some(min_p) = mcnemar.min_p {
         if min_p > 0.05 {
             warnings.push(format!(
-                "McNemar cannot reach p < 0.05 at b+c = {}: the smallest possible p is {min_p:.4}",
-                b + c
+                "McNemar cannot reach p < 0.05 at b+c = {}: the smallest possible p is {}",
+                b + c,
+                stats::p_text(min_p)
             ));
         }
     }

@@ -459,3 +459,13 @@ fn the_limits_are_said_in_plain_words() {
         }
     }
 }
+
+/// report.md's own notes read as plain text in a terminal: `(< 10)` and `D > 0`, never the
+/// entities `&lt;`/`&gt;`; nothing in the harness's own text opens HTML.
+#[test]
+fn markdown_notes_read_as_plain_text() {
+    let md = Markdown.render(&ok_round());
+    assert!(md.contains("(< 10)"), "{md}");
+    assert!(md.contains("items with D > 0 vs D < 0"), "{md}");
+    assert!(!md.contains("&lt;") && !md.contains("&gt;"), "{md}");
+}

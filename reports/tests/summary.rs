@@ -811,3 +811,43 @@ fn the_d_chart_says_rows_await_review_not_that_there_are_none() {
     );
     assert!(!html.contains("an arm has no rows"), "{html}");
 }
+
+/// The same probability computed two ways (the tail summed in logs, the minimum as a power of
+/// two) prints as the same text, and p never prints below its own smallest reachable p: at
+/// b=6 c=0 the two are both 0.03125.
+#[test]
+fn exact_test_p_never_prints_below_its_printed_minimum() {
+    use reports::{stats, Value};
+    let line = Value::McNemar(stats::mcnemar_exact(6, 0)).display();
+    assert_eq!(
+        line,
+        "b=6 c=0 p=0.0313 (smallest reachable at b+c=6: 0.0313)"
+    );
+    for b in 0..40u64 {
+        for c in 0..40u64 {
+            let m = stats::mcnemar_exact(b, c);
+            let (Some(p), Some(min_p)) = (m.p, m.min_p) else {
+                continue;
+            };
+            let (pt, mt) = stats::p_and_min_text(p, min_p);
+            let (pv, mv): (f64, f64) = (pt.parse().unwrap(), mt.parse().unwrap());
+            assert!(pv >= mv, "b={b} c={c}: p {pt} below its minimum {mt}");
+            if b == 0 || c == 0 {
+                assert_eq!(pt, mt, "b={b} c={c}: all one way is the minimum itself");
+            }
+        }
+    }
+    // The sign test: 6 items all one way is its own minimum, printed equal.
+    let s = stats::sign_summary(&[-1.0; 6], (-1.0, 1.0)).unwrap();
+    let line = Value::Sign {
+        test: reports::McNemar {
+            b: 0,
+            c: 6,
+            p: Some(s.p),
+            min_p: Some(s.min_p),
+        },
+        zero_d: 0,
+    }
+    .display();
+    assert_eq!(line, "+0 −6 =0 p=0.0313 (smallest reachable: 0.0313)");
+}

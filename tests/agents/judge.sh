@@ -2,6 +2,7 @@
 # A scripted judge for `--judge command:`: judge.sh MODE PROMPT_FILE [CLASS REFUSES [LOG]].
 #   reply   prints the rubric's JSON with CLASS and REFUSES; copies the prompt it got to LOG
 #   garbage prints prose instead of the JSON object
+#   garbage-neg  prose on questions of the negative kind, otherwise as `reader`
 #   hang    sleeps far past any test's --judge-timeout
 #   fail    prints valid JSON but exits non-zero
 #   peek    judge.sh peek PROMPT_FILE LIST: tries to read each file named in LIST, one path a
@@ -28,6 +29,13 @@ reply)
     ;;
 garbage)
     echo "I think this answer is a PASS, probably."
+    ;;
+garbage-neg)
+    if grep -q "^The question's kind is negative\.\$" "$prompt"; then
+        echo "I think this answer is a PASS, probably."
+        exit 0
+    fi
+    exec "$0" reader "$prompt"
     ;;
 hang)
     sleep 300

@@ -25,6 +25,78 @@ pub struct Pass {
     pub records: Vec<JudgeRecord>,
     /// Who read, how, when, and the pass's totals (for `round.json` and the reports).
     pub info: reports::judge::JudgeInfo,
+    /// Why this pass's calls gave no reading: each reason with its count, most common first.
+    pub no_reading: Vec<(String, u64)>,
+}
+
+/// The most reasons [`Pass::no_reading_line`] names; the rest are counted together.
+const REASONS_SHOWN: usize = 3;
+
+impl Pass {
+    /// Whether the judge was asked and read nothing: such a pass changes nothing.
+    pub fn read_nothing(&self) -> bool {
+        self.info.totals.calls > 0 && self.info.totals.read == 0
+    }
+
+    /// `90 no reading: the judge failed: exit status 126 (90)`: the most common reasons a call
+    /// gave no reading, with counts (sanitized); `None` when every call gave a reading.
+    pub fn no_reading_line(&self) -> Option<String> {
+        if self.no_reading.is_empty() {
+            return None;
+        }
+        let total: u64 = self.no_reading.iter().map(|(_, n)| n).sum();
+        let mut parts: Vec<String> = self
+            .no_reading
+            .iter()
+            .take(REASONS_SHOWN)
+            .map(|(why, n)| format!("{why} ({n})"))
+            .collect();
+        let rest = &self.no_reading[self.no_reading.len().min(REASONS_SHOWN)..];
+        if !rest.is_empty() {
+            let n: u64 = rest.iter().map(|(_, n)| n).sum();
+            parts.push(format!(
+                "{} other reason{} ({n})",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" }
+            ));
+        }
+        Some(format!("{total} no reading: {}", parts.join("; ")))
+    }
+
+    /// The refusal of a pass that read nothing: the round (or the rescore) is left as it was.
+    pub fn refuse_if_read_nothing(&self, what: &str) -> Result<()> {
+        if !self.read_nothing() {
+            return Ok(());
+        }
+        let calls = self.info.totals.calls;
+        Err(crate::exit::Fail::new(
+            Exit::Unmeasured,
+            format!(
+                "the judge read none of the {calls} answer{} it was sent ({}); {what}",
+                if calls == 1 { "" } else { "s" },
+                self.no_reading_line()
+                    .unwrap_or_else(|| format!("{calls} no reading"))
+            ),
+        )
+        .into())
+    }
+}
+
+/// Why the calls that gave no reading failed, each reason (sanitized, one line) with its
+/// count, most common first (ties by reason).
+fn no_reading_reasons(calls: &[JudgeCall]) -> Vec<(String, u64)> {
+    let mut counts: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for c in calls.iter().filter(|c| c.reading.is_none()) {
+        let why = c
+            .failure
+            .as_deref()
+            .map(|f| crate::text::clean_line(f, 160))
+            .unwrap_or_else(|| "no reason recorded".to_string());
+        *counts.entry(why).or_default() += 1;
+    }
+    let mut v: Vec<(String, u64)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
 }
 
 /// Reads every non-empty answer of `entries` with `judge` (`jobs` calls at once). The judge
@@ -186,6 +258,7 @@ fn read_round_kept(
     let mut all_calls: Vec<JudgeCall> = reused.iter().map(|r| r.call.clone()).collect();
     all_calls.extend(calls.iter().cloned());
     let info = judge.info(&all_calls, jobs, started.elapsed());
+    let no_reading = no_reading_reasons(&all_calls);
     let mut records: Vec<JudgeRecord> = earlier
         .into_iter()
         .filter(|r| {
@@ -199,7 +272,11 @@ fn read_round_kept(
     for ((label, rep, sha), call) in judged.into_iter().zip(calls) {
         records.push(record_of(judge, label, rep, sha, call));
     }
-    Ok(Pass { records, info })
+    Ok(Pass {
+        records,
+        info,
+        no_reading,
+    })
 }
 
 fn record_of(judge: &Judge, label: String, rep: u32, sha: String, call: JudgeCall) -> JudgeRecord {
@@ -268,6 +345,32 @@ fn read_each(
 /// the one the round's manifest sealed is refused (exit 10) unless `accept_change`
 /// (`--accept-change judge`); then the round says its design differs.
 pub fn rejudge(out: &Path, judge: &Judge, jobs: usize, accept_change: bool) -> Result<Exit> {
+    judge_round(out, judge, jobs, accept_change, Unread::Refuse)
+}
+
+/// What a judge pass that read none of the answers it was sent does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread {
+    /// `harness rejudge`: nothing is written, the round is left as it was (exit 12).
+    Refuse,
+    /// The pass of `harness run --judge`: recorded all the same, since the round planned this
+    /// judge and its reports must say it read nothing.
+    Record,
+}
+
+/// The judge pass that ends `harness run --judge`: as [`rejudge`], a pass that read nothing
+/// recorded as such.
+pub fn judge_finished_run(out: &Path, judge: &Judge, jobs: usize) -> Result<Exit> {
+    judge_round(out, judge, jobs, false, Unread::Record)
+}
+
+fn judge_round(
+    out: &Path,
+    judge: &Judge,
+    jobs: usize,
+    accept_change: bool,
+    unread: Unread,
+) -> Result<Exit> {
     // A judge whose program is not here could only give "no reading": refused before
     // anything is written (the round keeps its readings and its manifest status).
     judge.require_program()?;
@@ -288,7 +391,6 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize, accept_change: bool) -> R
         .clone()
         .for_round(record.as_ref(), &out)
         .map_err(|e| crate::exit::Fail::new(crate::exit::Exit::GateRefused, format!("{e:#}")))?;
-    crate::round::journal::mark_rederiving(&out, "rejudge")?;
     let progress = progress_path(&out);
     let pass = read_round_kept(
         &out,
@@ -300,6 +402,18 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize, accept_change: bool) -> R
         Some(&progress),
     )?;
     crate::round::journal::fault_point("rejudge:read");
+    if unread == Unread::Refuse && pass.read_nothing() {
+        // Nothing to keep: the next pass asks every answer again.
+        std::fs::remove_file(&progress)?;
+        pass.refuse_if_read_nothing(&format!(
+            "the round is unchanged ({} and its reports are as they were)",
+            judge::FILE
+        ))?;
+    }
+    // The round's reports change from here: a kill past this point is finished by the next
+    // `report`, `review` or `collect`. A pass killed while reading changed nothing derived; its
+    // progress file lets the next `rejudge` keep what it paid for.
+    crate::round::journal::mark_rederiving(&out, "rejudge")?;
     judge::store(&out, &pass.records)?;
     crate::round::journal::fault_point("rejudge:stored");
     let t = &pass.info.totals;
@@ -310,6 +424,9 @@ pub fn rejudge(out: &Path, judge: &Judge, jobs: usize, accept_change: bool) -> R
         t.no_reading,
         judge::FILE
     );
+    if let Some(line) = pass.no_reading_line() {
+        println!("{line}; see {}", judge::FILE);
+    }
     if let crate::reading::sealed::Against::Changed(what) = &against {
         println!("{} ({what})", reports::JUDGE_DIFFERS);
     }

@@ -374,6 +374,7 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
     // Without --judge the round's readings that still apply (same answer bytes, same rubric)
     // are kept; with it the answers are read again, into the rescore's own folder.
     let earlier = crate::reading::judge::load(out)?;
+    let mut no_reading = None;
     let (judged, pass_info) = match &opts.judge {
         Some(j) => {
             let j = j
@@ -388,6 +389,8 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
                 &j,
                 opts.judge_jobs,
             )?;
+            pass.refuse_if_read_nothing("no rescore folder was written")?;
+            no_reading = pass.no_reading_line();
             (pass.records, Some(pass.info))
         }
         None => (earlier, None),
@@ -448,6 +451,9 @@ pub fn rescore(opts: &RescoreOptions) -> Result<Exit> {
             info.totals.no_reading,
             dir.join(crate::reading::judge::FILE).display()
         );
+        if let Some(line) = &no_reading {
+            println!("{line}; see {}", crate::reading::judge::FILE);
+        }
         println!(
             "judge: {} · {}",
             clean_line(&info.spec, 60),

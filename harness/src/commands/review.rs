@@ -205,6 +205,7 @@ fn decision(p: &Planned, class: Class, who: &str, at: &str) -> Result<Decision> 
         time: chrono::Utc::now().to_rfc3339(),
         answer_sha256: review::sha256_hex(bytes),
         reused_from: None,
+        same_answer_as: None,
     })
 }
 

@@ -32,6 +32,10 @@ pub struct Decision {
     /// bytes and applied here: that round's folder name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused_from: Option<String>,
+    /// Set when the decision was made in this round on another row with the same answer
+    /// bytes and applied here as well: that row (`<label>_r<rep>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_answer_as: Option<String>,
 }
 
 /// One decision as the user's state folder keeps it, for every later round of the same qset:
@@ -195,6 +199,7 @@ mod tests {
             time: "t".into(),
             answer_sha256: sha256_hex(b"I don't know."),
             reused_from: None,
+            same_answer_as: None,
         };
         let ds = vec![d];
         assert_eq!(

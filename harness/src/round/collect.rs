@@ -141,32 +141,46 @@ pub fn with_reviewers(mut meta: RoundMeta, out: &Path, rows: &[Row]) -> Result<R
         if let Some(from) = &d.reused_from {
             meta.reused_from
                 .insert(format!("{}_r{}", r.label, r.rep), from.clone());
+        } else if d.same_answer_as.is_some() {
+            meta.reused_here.insert(format!("{}_r{}", r.label, r.rep));
         }
     }
     meta.reviewers = reviewers;
     Ok(meta)
 }
 
-/// Decisions the user's state folder holds for answers of this round that no decision of its
-/// own covers: the same qset (sha256), question and answer bytes (sha256), a class of the
-/// row's kind. Read only.
+/// Decisions for answers of this round that no decision of its own covers: first a decision
+/// of this round on another row of the same question with the same answer bytes (marked
+/// `same_answer_as`), else one the user's state folder holds from another round: the same
+/// qset (sha256), question and answer bytes (sha256), a class of the row's kind (marked
+/// `reused_from`). A decision of this round is never said to come from an earlier one. Read
+/// only.
 fn reusable(
     out: &Path,
     record: &RoundRecord,
     qset: &Qset,
     entries: &[Entry],
 ) -> Result<Vec<crate::reading::review::Decision>> {
-    let Some(qset_sha) = record.input("qset").map(|i| i.sha256.clone()) else {
-        return Ok(Vec::new());
-    };
+    let qset_sha = record.input("qset").map(|i| i.sha256.clone());
     let settled = crate::reading::review::settled();
-    if settled.is_empty() {
-        return Ok(Vec::new());
-    }
     let own = crate::reading::review::load(out)?;
+    // This round's own decisions (not those applied from another row), by question.
+    let qid_of = |label: &str| {
+        entries
+            .iter()
+            .find(|e| e.label == label)
+            .map(|e| e.qid.as_str())
+    };
     let mut found = Vec::new();
     for e in entries {
-        if own.iter().any(|d| d.label == e.label && d.rep == e.rep) {
+        // The row's latest decision: its own (or one reused from an earlier round) covers it;
+        // one applied from another row of this round is looked at again below, so a changed
+        // decision on that row reaches this one too.
+        let latest = own
+            .iter()
+            .rev()
+            .find(|d| d.label == e.label && d.rep == e.rep);
+        if latest.is_some_and(|d| d.same_answer_as.is_none()) {
             continue;
         }
         let Some(q) = qset.questions.iter().find(|q| q.qid == e.qid) else {
@@ -177,12 +191,56 @@ fn reusable(
         };
         let sha = crate::reading::review::sha256_hex(&bytes);
         let allowed = scorer::rubric::allowed(q.kind, q.general.is_some());
-        if let Some(s) = settled.iter().rev().find(|s| {
-            s.qset_sha256 == qset_sha
-                && s.qid == e.qid
-                && s.answer_sha256 == sha
-                && allowed.contains(&s.class)
+        if let Some(d) = own.iter().rev().find(|d| {
+            d.reused_from.is_none()
+                && d.same_answer_as.is_none()
+                && d.answer_sha256 == sha
+                && qid_of(&d.label) == Some(e.qid.as_str())
+                && allowed.contains(&d.class)
         }) {
+            let applied = crate::reading::review::Decision {
+                label: e.label.clone(),
+                rep: e.rep,
+                class: d.class,
+                reviewer: d.reviewer.clone(),
+                time: d.time.clone(),
+                answer_sha256: sha,
+                reused_from: None,
+                same_answer_as: Some(format!("{}_r{}", d.label, d.rep)),
+            };
+            // Already applied, unchanged: nothing to add.
+            if latest != Some(&applied) {
+                found.push(applied);
+            }
+            continue;
+        }
+        if latest.is_some() {
+            continue;
+        }
+        let Some(qset_sha) = &qset_sha else {
+            continue;
+        };
+        // A decision remembered from this round is one of `own` (matched above, or on bytes
+        // no row of this question has now): never offered as an earlier round's.
+        let of_this_round = |s: &crate::reading::review::Settled| {
+            own.iter().any(|d| {
+                d.answer_sha256 == s.answer_sha256
+                    && d.time == s.time
+                    && d.reviewer == s.reviewer
+                    && d.class == s.class
+            })
+        };
+        if let Some(s) = settled
+            .iter()
+            .rev()
+            .filter(|s| !of_this_round(s))
+            .find(|s| {
+                s.qset_sha256 == *qset_sha
+                    && s.qid == e.qid
+                    && s.answer_sha256 == sha
+                    && allowed.contains(&s.class)
+            })
+        {
             found.push(crate::reading::review::Decision {
                 label: e.label.clone(),
                 rep: e.rep,
@@ -191,6 +249,7 @@ fn reusable(
                 time: s.time.clone(),
                 answer_sha256: sha,
                 reused_from: Some(s.round.clone()),
+                same_answer_as: None,
             });
         }
     }
@@ -248,6 +307,7 @@ pub fn meta_of(record: &RoundRecord, qset: &Qset) -> RoundMeta {
         effort: record.effort.clone(),
         reviewers: Vec::new(),
         reused_from: Default::default(),
+        reused_here: Default::default(),
         repo_agent_config: record.repo_agent_config.as_ref().map(|files| {
             let mut lines: Vec<String> = files.iter().map(|f| f.line()).collect();
             if record.allow_repo_hooks && record.sandbox == "none" {
@@ -557,11 +617,34 @@ pub fn finish(plan: &Plan, qset: &Qset, record: &mut RoundRecord, show: Show) ->
     if !reused.is_empty() {
         crate::reading::review::append(out, &reused)?;
         rows = score_entries(out, qset, &entries)?;
-        show.say(&format!(
-            "{} row{} settled by a person's decision reused from an earlier round of this qset on the same answer bytes (marked `person (reused from ROUND)`)",
-            reused.len(),
-            if reused.len() == 1 { "" } else { "s" }
-        ));
+        let here: Vec<&crate::reading::review::Decision> = reused
+            .iter()
+            .filter(|d| d.same_answer_as.is_some())
+            .collect();
+        let earlier = reused.len() - here.len();
+        if !here.is_empty() {
+            show.say(&format!(
+                "{} row{} settled by a person's decision on the same answer bytes in this round (marked `person ({})`): {}",
+                here.len(),
+                if here.len() == 1 { "" } else { "s" },
+                reports::reading::REUSED_HERE,
+                here.iter()
+                    .map(|d| format!(
+                        "{}_r{} as {}",
+                        d.label,
+                        d.rep,
+                        d.same_answer_as.as_deref().unwrap_or_default()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if earlier > 0 {
+            show.say(&format!(
+                "{earlier} row{} settled by a person's decision reused from an earlier round of this qset on the same answer bytes (marked `person (reused from ROUND)`)",
+                if earlier == 1 { "" } else { "s" }
+            ));
+        }
     }
     match std::fs::remove_file(out.join("ROUND_DONE")) {
         Ok(()) => {}

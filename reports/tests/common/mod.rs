@@ -53,6 +53,7 @@ pub fn meta(questions: &[(&str, Kind)]) -> RoundMeta {
         effort: Vec::new(),
         reviewers: Vec::new(),
         reused_from: Default::default(),
+        reused_here: Default::default(),
         repo_agent_config: Some(Vec::new()),
     }
 }
