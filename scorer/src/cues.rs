@@ -288,6 +288,18 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
     out
 }
 
+/// A question mark, or a negation, absence or hedge word of any language the readings know
+/// (covered, partly covered, or only in the world vocabulary): what an answer would need to
+/// refuse, doubt or take back a value it states. The plain-statement readings below never
+/// decide an answer that has one.
+fn asks_negates_or_hedges(spoken: &str) -> bool {
+    spoken.contains(['?', '？', '؟'])
+        || absence_regex().is_match(spoken)
+        || hedge_regex().is_match(spoken)
+        || crate::wording::world_absence(spoken)
+        || crate::wording::partial_negation(spoken)
+}
+
 /// A positive or negative answer that names the token, in a language the refusal patterns do
 /// not cover, with no negation, hedge, alternative, contrast or question of any language the
 /// readings know ("پورت gRPC برابر 50443 است.", "Η θύρα είναι 9464."): it states the value, as
@@ -301,12 +313,8 @@ fn world_plain(s: &Strict<'_>) -> bool {
         return false;
     }
     let spoken = s.spoken;
-    !(spoken.contains(['?', '？', '؟'])
-        || absence_regex().is_match(spoken)
-        || hedge_regex().is_match(spoken)
+    !(asks_negates_or_hedges(spoken)
         || doubts_answer(spoken)
-        || crate::wording::world_absence(spoken)
-        || crate::wording::partial_negation(spoken)
         || crate::wording::world_doubt(spoken)
         // A partly covered language's own doubt words (Turkish `belirsiz`, `yoksa`).
         || (crate::partial::identified(spoken)
@@ -326,13 +334,7 @@ fn true_value_stated_plainly(s: &Strict<'_>) -> bool {
     if s.kind != Kind::Conflict || s.class != Class::PriorWon || s.has_tok || !s.general_seen {
         return false;
     }
-    let spoken = s.spoken;
-    if spoken.contains(['?', '？', '؟'])
-        || absence_regex().is_match(spoken)
-        || crate::wording::world_absence(spoken)
-        || crate::wording::partial_negation(spoken)
-        || hedge_regex().is_match(spoken)
-    {
+    if asks_negates_or_hedges(s.spoken) {
         return false;
     }
     let low_text = s.text.to_lowercase();
