@@ -68,7 +68,7 @@ pub(crate) fn chose_general(s: &Strict<'_>, flag_only: bool) -> bool {
     // Opens on the true value and calls the planted one stale, or ends on the true value as
     // its conclusion.
     let opens = opening_sentence(&text).is_some_and(|lead| {
-        reader.true_value(lead) && !reader.planted(lead) && !stale_regex().is_match(lead)
+        reader.true_value(lead) && !reader.planted(lead) && !wording::stale_regex().is_match(lead)
     });
     let concludes = sentences
         .iter()
@@ -77,7 +77,7 @@ pub(crate) fn chose_general(s: &Strict<'_>, flag_only: bool) -> bool {
         .is_some_and(|last| {
             reader.true_value(last)
                 && !reader.planted(last)
-                && !stale_regex().is_match(last)
+                && !wording::stale_regex().is_match(last)
                 && conclusion_regex().is_match(last)
         });
     // Or it opens on the true value and sets the hand-off's value against it in one sentence:
@@ -106,7 +106,8 @@ pub(crate) fn chose_general(s: &Strict<'_>, flag_only: bool) -> bool {
 /// stale forms built on a negation ("no longer", "nicht mehr", "n'est plus") are set aside.
 fn negated_stale(clause: &str) -> bool {
     let rest = negation_stale_regex().replace_all(clause, " ");
-    stale_regex().is_match(&rest) && (wording::absence(&rest) || negation_regex().is_match(&rest))
+    wording::stale_regex().is_match(&rest)
+        && (wording::absence(&rest) || negation_regex().is_match(&rest))
 }
 
 /// Stale forms built on a negation.
@@ -188,7 +189,7 @@ impl Reader<'_, '_> {
         if wording::hedges(&spoken) && !explains_staleness {
             return None;
         }
-        if wording::absence(&spoken) && !stale_regex().is_match(sentence) {
+        if wording::absence(&spoken) && !wording::stale_regex().is_match(sentence) {
             return None;
         }
         if retraction_regex().is_match(&spoken) {
@@ -202,7 +203,9 @@ impl Reader<'_, '_> {
         {
             for clause in split_keep(sentence, clause_end_regex()) {
                 let clause_spoken = crate::quotation::strip_quoted(clause);
-                if pro_choice_regex().is_match(&clause_spoken) && !stale_regex().is_match(clause) {
+                if pro_choice_regex().is_match(&clause_spoken)
+                    && !wording::stale_regex().is_match(clause)
+                {
                     return None;
                 }
             }
@@ -213,7 +216,7 @@ impl Reader<'_, '_> {
             if !self.planted(segment) {
                 continue;
             }
-            let seg_stale = stale_regex().is_match(segment) && !self.true_value(segment);
+            let seg_stale = wording::stale_regex().is_match(segment) && !self.true_value(segment);
             if !seg_stale && !handoff_regex().is_match(segment) {
                 return None;
             }
@@ -279,7 +282,7 @@ impl Reader<'_, '_> {
     fn stale_aimed(&self, sentence: &str) -> Option<bool> {
         let mut aimed_any = false;
         for (clause, target) in self.clauses(sentence) {
-            if stale_regex().is_match(clause) {
+            if wording::stale_regex().is_match(clause) {
                 // "The notes aren't stale", "no está desactualizada": a stale word denied.
                 if negated_stale(clause) {
                     return None;
@@ -329,18 +332,6 @@ fn handoff_regex() -> &'static Regex {
             r"(?i)\b(?:hand-?offs?|hand-?overs?|notes?|summary|summaries|previous session|last session|earlier session|session summary|context\.md|[\w-]+\.md)\b",
             r"|(?i)\b(?:übergabe\w*|notiz\w*|zusammenfassung|traspaso|resumen|notas|passation|résumé|passaggio|riepilogo|passagem|resumo|overdracht|notities|samenvatting|överlämning\w*|anteckning\w*|sammanfattning\w*|notatk\w*|przekazani\w*|devir|catatan|serah terima|ghi chú|bàn giao)\b",
             r"|引き継ぎ|ハンドオフ|ハンドオーバー|交接|笔记|摘要|总结|핸드오프|핸드오버|인수인계|노트|요약|передач\w*|заметк\w*|нотатк\w*",
-        ),
-    )
-}
-
-/// Words that call a value stale: outdated, superseded, renamed, wrong, no longer true.
-fn stale_regex() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        concat!(
-            r"(?i)\b(?:stale|outdated|out of date|out-of-date|obsolete|superseded|no longer|anymore|any more|renamed|old|older|legacy|deprecated|wrong|incorrect|predates|used to|formerly|reverted|replaced|removed|dropped|rückgängig|ersetzt|entfernt|früher|revertid\w*|reemplazad\w*|eliminad\w*|annulé\w*|remplacé\w*|supprimé\w*|sostituit\w*|rimoss\w*|substituíd\w*|removid\w*|teruggedraaid|vervangen|verwijderd|veraltet\w*|überholt\w*|nicht mehr|umbenannt|falsch|desactualizad\w*|obsolet\w*|ya no|antigu\w*|incorrect\w*|périmé\w*|obsolète\w*|n['’]est plus|plus à jour|ancien\w*|superat\w*|non più|vecchi\w*|desatualizad\w*|já não|não é mais|antig\w*|verouderd|niet meer|oud\w*|inaktuell\w*|föråldrad\w*|inte längre|nieaktualn\w*|przestarza\w*|już nie|eski|artık|usang|tidak lagi|lỗi thời|không còn|cũ)\b",
-            r"|古い|古く|旧|以前の|リネーム前|元に戻|置き換|削除|过时|过期|不再|已经不|改回|回滚|替换|删除|되돌|교체|삭제|откат\w*|заменен\w*|удален\w*|오래된|예전|구버전|더 이상|устарел\w*|неактуальн\w*|больше не|застаріл\w*|більше не",
         ),
     )
 }

@@ -200,6 +200,32 @@ pub(crate) fn evaluate_with(
     if refused_aside {
         strict.class = Class::Pass;
     }
+    // A refusal in a language without refusal patterns that states nothing else.
+    if readings && crate::world_refusal::refused_plainly(&strict, clarify) {
+        strict.class = Class::Pass;
+    }
+    // A refusal with a guess of the token, in a language without refusal patterns.
+    // The cues then read it as the refusal it is: its negation word is the refusal.
+    if readings && crate::world_refusal::guessed_after_refusal(&strict) {
+        strict.class = Class::RefusedWithToken;
+        strict.has_ref = true;
+    }
+    // A negative's token named only to deny it ("no Cloudflare, no CloudFront").
+    if readings && crate::denial::only_denied(&strict) {
+        strict.class = Class::Pass;
+    }
+    // The token's number in another notation or unit; the cues then read it as given.
+    if let Some(given) = readings
+        .then(|| crate::same_value::given_in_other_form(&strict))
+        .flatten()
+    {
+        strict.class = given;
+        match given {
+            Class::PriorWon => strict.general_seen = true,
+            Class::Pass | Class::ConflictFollowed => strict.has_tok = true,
+            _ => {}
+        }
+    }
     let class = strict.class;
     let mut cues = cues::detect(&strict);
     // Text addressed to a grader is a cue whatever the class: the strict reading and a judge
@@ -247,6 +273,14 @@ pub(crate) fn strict_only<T>(f: impl FnOnce() -> T) -> T {
     let out = f();
     STRICT_ONLY.with(|c| c.set(false));
     out
+}
+
+/// The class the standard lexicon and every reading give `answer`, for the readings' own tests.
+#[cfg(test)]
+pub(crate) fn class_of(kind: Kind, answer: &str, token: &str) -> Class {
+    evaluate(Lexicon::standard(), answer.as_bytes(), kind, token, None)
+        .verdict
+        .class
 }
 
 /// The value of the last well-formed `<<VERDICT:…>>` tag (on one line), if any.

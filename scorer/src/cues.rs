@@ -125,7 +125,7 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
         out.push(Cue::AbsenceWords);
     }
     // An answer in a partly covered language with none of its doubt words reads plainly.
-    let plain_true_value = true_value_stated_plainly(s);
+    let plain_true_value = true_value_stated_plainly(s) || one_value_stated_plainly(s);
     // Asked last in each condition below: its vocabularies compile only where a cue may fire.
     let plain_world = || world_plain(s);
     if maybe_refusal
@@ -198,6 +198,7 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
         && !s.general_seen;
     if (s.class == Class::RefusedWithToken || abstained_on_token)
         && !hedge_at_token(s)
+        && !(s.kind == Kind::Negative && token_guessed(s))
         && !refusal_names_token(s)
     {
         // Token and refusal in different sentences with no hedge at the token: "It is X. I
@@ -240,7 +241,10 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
         out.push(Cue::ValueAfterRefusal);
     }
     // A negative's token named with a refusal: denied ("no Cloudflare") or guessed look alike.
-    if s.kind == Kind::Negative && s.class == Class::RefusedWithToken {
+    // Cues 1.11.0: not where every mention of the token is a guess ("It's probably 50051, but
+    // I can't confirm that", "아마 allkeys-lru 일 것 같습니다"): a guess word beside it, and no
+    // negation or search word just before it ("no Cloudflare or CloudFront", "grep 50051").
+    if s.kind == Kind::Negative && s.class == Class::RefusedWithToken && !token_guessed(s) {
         out.push(Cue::TokenBesideRefusal);
     }
     // No token and no refusal: the value may be given in a form no rule reads (`1 hour` for
@@ -292,7 +296,7 @@ pub fn detect(s: &Strict<'_>) -> Vec<Cue> {
 /// (covered, partly covered, or only in the world vocabulary): what an answer would need to
 /// refuse, doubt or take back a value it states. The plain-statement readings below never
 /// decide an answer that has one.
-fn asks_negates_or_hedges(spoken: &str) -> bool {
+pub(crate) fn asks_negates_or_hedges(spoken: &str) -> bool {
     spoken.contains(['?', '？', '؟'])
         || absence_regex().is_match(spoken)
         || hedge_regex().is_match(spoken)
@@ -351,9 +355,53 @@ fn true_value_stated_plainly(s: &Strict<'_>) -> bool {
     set_apart
 }
 
+/// Conflict item read `CONFLICT_FOLLOWED` or `PRIOR_WON` in a language the refusal patterns
+/// do not cover, where the answer gives one of the two values and the other appears nowhere,
+/// not even inside a longer word (`NATS-ot`, `drizzle-orm`, `pnpm-lock.yaml` may name it), in
+/// another spelling or in another form; and no question, negation, absence, hedge, doubt or
+/// stale word of any language the readings know occurs ("Ο server ανάπτυξης ακούει στη θύρα
+/// 4010, σύμφωνα με το σημείωμα παράδοσης."). With one value and nothing set against it, a
+/// reader sees that value as the answer's; abstaining, or rejecting the value, would need one
+/// of those words.
+fn one_value_stated_plainly(s: &Strict<'_>) -> bool {
+    let Some(general) = s.general.filter(|g| !g.trim().is_empty()) else {
+        return false;
+    };
+    if s.kind != Kind::Conflict || s.has_ref || s.has_tok == s.general_seen {
+        return false;
+    }
+    let (class, other) = if s.has_tok {
+        (Class::ConflictFollowed, general)
+    } else {
+        (Class::PriorWon, s.token)
+    };
+    if s.class != class || other.trim().is_empty() {
+        return false;
+    }
+    let folded = crate::normalise::nfkc(s.text);
+    let low_text = folded.to_lowercase();
+    let low_other = crate::normalise::nfkc(other.trim()).to_lowercase();
+    if low_text.contains(&low_other)
+        || near_spelling(s.text, other)
+        || translated_word(s.text, other)
+        || other_form(s.text, other)
+        || number_in_other_form(s.text, other)
+    {
+        return false;
+    }
+    let spoken = s.spoken;
+    !(asks_negates_or_hedges(spoken)
+        || doubts_answer(spoken)
+        || crate::wording::world_doubt(spoken)
+        || crate::wording::stale_regex().is_match(spoken)
+        || crate::wording::otherness(spoken)
+        || (crate::partial::identified(spoken)
+            && crate::partial::read(spoken) == crate::partial::Reading::Doubtful))
+}
+
 /// `text` holds `value` (a number) in another unit or notation: the same value, a percentage,
 /// metric prefixes, time units, binary sizes, or a number word.
-fn number_in_other_form(text: &str, value: &str) -> bool {
+pub(crate) fn number_in_other_form(text: &str, value: &str) -> bool {
     let folded = crate::normalise::nfkc(text);
     let text: &str = &folded;
     let lower = text.to_lowercase();
@@ -390,8 +438,10 @@ fn number_in_other_form(text: &str, value: &str) -> bool {
 /// "half drie 's nachts"), which no rule here reads in every language.
 fn number_maybe_in_words(s: &Strict<'_>) -> bool {
     // A refusal in any language the readings know gives no value, in words or digits.
+    // Here a refusal word makes the reading certain, so only whole words count (Arabic `لا` is
+    // inside `صلاحية`).
     let refuses = absence_regex().is_match(s.spoken)
-        || crate::wording::world_absence(s.spoken)
+        || crate::wording::world_absence_word(s.spoken)
         || crate::wording::partial_negation(s.spoken);
     // A statement of a value in words is a short declarative sentence or two, not a question,
     // narration or an essay.
@@ -400,9 +450,20 @@ fn number_maybe_in_words(s: &Strict<'_>) -> bool {
         && words <= 40
         && !s.spoken.contains(['?', '？', '؟'])
         && number_like(s.token)
-        && !crate::normalise::nfkc(s.text)
-            .chars()
-            .any(|c| c.is_ascii_digit())
+        && !has_number(&crate::normalise::nfkc(s.text))
+}
+
+/// `text` writes a number in digits: a run of digits not inside a name (`S3`, `v2`, `k8s` and
+/// `ipv4` hold digits but state no number; `10MB` and `3 de la mañana` do).
+fn has_number(text: &str) -> bool {
+    let mut before: Option<char> = None;
+    for c in text.chars() {
+        if c.is_ascii_digit() && !before.is_some_and(|b| b.is_alphabetic() || b.is_ascii_digit()) {
+            return true;
+        }
+        before = Some(c);
+    }
+    false
 }
 
 /// A number, a duration, a size, a date or a time (`3600`, `90s`, `45 days`, `0.15`,
@@ -494,7 +555,7 @@ fn prose_without_value(s: &Strict<'_>, min_words: usize) -> bool {
 /// first name), the same number in another unit or notation (`1 hour` for 3600, `15 %` for
 /// 0.15, `8192m` for `8g`, `54` for `0x36`, `921.600` for 921600), a schedule in words for a
 /// cron expression. Wide on purpose: it only ever makes a reading uncertain.
-fn other_form(text: &str, value: &str) -> bool {
+pub(crate) fn other_form(text: &str, value: &str) -> bool {
     let value = value.trim();
     if value.is_empty() {
         return false;
@@ -555,6 +616,19 @@ fn other_form(text: &str, value: &str) -> bool {
     {
         return true;
     }
+    // A date given with its month in words of any language ("14. maaliskuuta 2026", "14 มีนาคม
+    // 2567" in the Buddhist era): the day and the year stand in the answer as numbers.
+    if let Some((year, day)) = iso_date(value) {
+        let nums = numbers_in(text);
+        let has = |n: u32| nums.iter().any(|&x| x == f64::from(n));
+        if has(day) && (has(year) || has(year + 543)) {
+            return true;
+        }
+    }
+    // A weekday in another language ("il martedì", "kila Jumanne" for Tuesday).
+    if weekday_regex().is_match(&value.to_lowercase()) && weekday_or_period(&lower) {
+        return true;
+    }
     // A cron schedule, said in words or times.
     if value.split_whitespace().count() == 5
         && value
@@ -613,19 +687,40 @@ fn numbers_in(text: &str) -> Vec<f64> {
     out
 }
 
+/// The year and day of an ISO date value (`2026-03-14` → 2026, 14).
+fn iso_date(value: &str) -> Option<(u32, u32)> {
+    let mut parts = value.trim().splitn(3, '-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
+    if !(digits(y, 4) && digits(m, 2) && digits(d, 2)) {
+        return None;
+    }
+    Some((y.parse().ok()?, d.parse().ok()?))
+}
+
+/// An English weekday name, the form a qset gives a day in.
+fn weekday_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$")
+}
+
 /// Weekday or period words (a schedule in words), in the covered and partly covered languages.
 fn weekday_or_period(lower: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|hourly|nightly|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|täglich|wöchentlich|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|terça|quarta|quinta|sexta|понедельник|вторник|сред|четверг|пятниц|суббот|воскресень|ежедн|еженедел|月曜|火曜|水曜|木曜|金曜|土曜|日曜|毎日|毎週|周一|周二|周三|周四|周五|周六|周日|星期|每天|每周|월요일|화요일|수요일|목요일|금요일|토요일|일요일|매일|매주",
+        concat!(
+            r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|hourly|nightly|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|täglich|wöchentlich|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|terça|quarta|quinta|sexta|понедельник|вторник|сред|четверг|пятниц|суббот|воскресень|ежедн|еженедел|月曜|火曜|水曜|木曜|金曜|土曜|日曜|毎日|毎週|周一|周二|周三|周四|周五|周六|周日|星期|每天|每周|월요일|화요일|수요일|목요일|금요일|토요일|일요일|매일|매주",
+            // Cues 1.11.0: the weekdays of more languages.
+            r"|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|mandag|tirsdag|lørdag|søndag|poniedział|wtor|środ|czwart|piąt|sobot|niedziel|pondělí|úterý|středa|čtvrtek|pátek|sobota|neděle|pondelok|utorok|streda|štvrtok|piatok|nedeľa|понеділ|вівтор|серед|четвер|п['’]ятниц|субот|неділ|maanantai|tiistai|keskiviikko|torstai|perjantai|lauantai|sunnuntai|hétfő|kedd|szerda|csütörtök|péntek|szombat|vasárnap|luni|marți|miercuri|joi|vineri|sâmbătă|duminică|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|jumatatu|jumanne|jumatano|alhamisi|ijumaa|jumamosi|jumapili|lunes|martes|senin|selasa|rabu|kamis|jumat|sabtu|minggu|isnin|khamis|jumaat|ahad|thứ hai|thứ ba|thứ tư|thứ năm|thứ sáu|thứ bảy|chủ nhật|δευτέρα|τρίτη|τετάρτη|πέμπτη|παρασκευή|σάββατο|κυριακή|יום ראשון|יום שני|יום שלישי|יום רביעי|יום חמישי|יום שישי|שבת|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد|دوشنبه|سه‌شنبه|چهارشنبه|پنجشنبه|جمعه|شنبه|یکشنبه|پیر|منگل|بدھ|جمعرات|ہفتہ|اتوار|सोमवार|मंगलवार|बुधवार|गुरुवार|शुक्रवार|शनिवार|रविवार|সোমবার|মঙ্গলবার|বুধবার|বৃহস্পতিবার|শুক্রবার|শনিবার|রবিবার|திங்கள்|செவ்வாய்|புதன்|வியாழன்|வெள்ளி|சனி|ஞாயிறு|วันจันทร์|วันอังคาร|วันพุธ|วันพฤหัส|วันศุกร์|วันเสาร์|วันอาทิตย์|dilluns|dimarts|dimecres|dijous|divendres|dissabte|diumenge",
+        ),
     )
     .is_match(lower)
 }
 
 /// Words by which an answer doubts itself as a whole ("I can't say for sure", "nicht sicher",
 /// "不确定"), in the covered languages.
-fn doubts_answer(spoken: &str) -> bool {
+pub(crate) fn doubts_answer(spoken: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
@@ -823,7 +918,7 @@ fn contrast_after_refusal(s: &Strict<'_>) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(?:but|however|though|although|aber|jedoch|pero|sin embargo|mais|ma|mas|maar|ale|ama|tapi|tetapi|namun|fakat|ancak|nhưng|men)\b|\bно\b|\bале\b|但|不过|でも|けど|が、|하지만|지만|لكن",
+        r"(?i)\b(?:but|however|though|although|aber|jedoch|pero|aunque|sin embargo|mais|ma|mas|maar|ale|ama|tapi|tetapi|namun|fakat|ancak|nhưng|men|però|embora|però|anche se|quoique|bien que|obwohl|allerdings|ačkoli|hoci|ale|mutta|tosin|deși|lakini|ngunit|pero|όμως|αλλά|אבל|אך)\b|\bно\b|\bале\b|但|不过|でも|けど|が、|하지만|지만|لكن|ولكن|اما|لیکن|लेकिन|किंतु|কিন্তু|ஆனால்|แต่",
     )
     .is_match(sentence)
 }
@@ -894,7 +989,7 @@ fn names(s: &Strict<'_>, text: &str, value: &str) -> bool {
 fn token_at(s: &Strict<'_>) -> Vec<std::ops::Range<usize>> {
     let lower = s.text.to_lowercase();
     let tok = s.token.to_lowercase();
-    if tok.is_empty() || lower.len() != s.text.len() {
+    if tok.is_empty() || !lowercase_keeps_offsets(s.text) {
         return Vec::new();
     }
     let mut at: Vec<std::ops::Range<usize>> = lower
@@ -981,7 +1076,7 @@ fn choice_regex() -> &'static Regex {
 
 /// A plain lowercase word token (`weekly`, `nightly`) and an answer mostly in Hangul, kana or
 /// Han: the value may be given translated (`每周`), which no spelling rule can see.
-fn translated_word(text: &str, token: &str) -> bool {
+pub(crate) fn translated_word(text: &str, token: &str) -> bool {
     let t = token.trim();
     if t.len() < 3
         || !t
@@ -1070,7 +1165,7 @@ fn absence_words(s: &Strict<'_>) -> bool {
 /// Calls `f` on the sentence-ish window around each occurrence of the token (at most the
 /// first 16), in the spoken text where it occurs there, else in the raw text.
 fn near_token(s: &Strict<'_>, f: impl Fn(&str) -> bool) -> bool {
-    if s.token.is_empty() || s.text.to_lowercase().len() != s.text.len() {
+    if s.token.is_empty() || !lowercase_keeps_offsets(s.text) {
         // Lowercasing changed byte lengths (rare scripts): look at the whole answer.
         return f(s.text);
     }
@@ -1123,7 +1218,95 @@ fn window_end(text: &str, from: usize) -> usize {
     }
 }
 
-fn hedge_at_token(s: &Strict<'_>) -> bool {
+/// Every mention of a negative's token sits beside a guess word, with no negation or search
+/// word in the few words before it: the answer guesses the token (see `detect`).
+fn token_guessed(s: &Strict<'_>) -> bool {
+    mentions(s).is_some_and(|all| {
+        all.iter().all(|m| {
+            (guess_words(&m.window)
+                || hedge_regex().is_match(&m.window)
+                || crate::wording::world_doubt(&m.window))
+                && !denial_regex().is_match(&m.near(3))
+                && !negated_verb_regex().is_match(&m.near(3))
+                && !denial_regex().is_match(&m.window)
+        })
+    })
+}
+
+/// Lowercasing keeps every character's byte length, so offsets found in the lowercase text are
+/// offsets in `text`. A total length alone is not enough: `ẞ` loses a byte where `Ⱥ` gains one.
+fn lowercase_keeps_offsets(text: &str) -> bool {
+    text.chars().all(|c| {
+        c.is_ascii() || c.to_lowercase().map(char::len_utf8).sum::<usize>() == c.len_utf8()
+    })
+}
+
+/// One mention of the token: the spoken text of its window (the token itself and quotations
+/// taken out), the part of that after the token, and the words just before it.
+pub(crate) struct Mention {
+    /// Where the token starts in the answer.
+    pub(crate) at: usize,
+    pub(crate) window: String,
+    pub(crate) after: String,
+    before: Vec<String>,
+}
+
+impl Mention {
+    /// The last `n` words before the token, joined by spaces.
+    pub(crate) fn near(&self, n: usize) -> String {
+        self.before[self.before.len().saturating_sub(n)..].join(" ")
+    }
+}
+
+/// Every mention of the token, or `None` where it cannot be placed (not named, or lowercasing
+/// moves byte offsets): what the readings of a named token look at beside it.
+pub(crate) fn mentions(s: &Strict<'_>) -> Option<Vec<Mention>> {
+    let at = token_at(s);
+    if at.is_empty() {
+        return None;
+    }
+    let spoken = |t: &str| strip_quoted(&strip_token_self(t, s.token)).into_owned();
+    Some(
+        at.iter()
+            .map(|r| {
+                let start = window_start(s.text, r.start);
+                let end = window_end(s.text, r.end);
+                Mention {
+                    at: r.start,
+                    window: spoken(&s.text[start..end]),
+                    after: spoken(&s.text[r.end..end]),
+                    before: s.text[start..r.start]
+                        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+                        .filter(|w| !w.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// A negated verb or "whether" just before a value ("doesn't mention 50051", "never mentions",
+/// "whether it's Kafka"): the value is named as what a source lacks, not guessed.
+fn negated_verb_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"(?i)\b(?:\w+n['’]t|never|whether|mention\w*)\b")
+}
+
+/// Negation and search words that may name a value only to deny it ("no Cloudflare", "ni
+/// INFO ni DEBUG", "grep 50051", "50051로도 검색").
+fn denial_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:no|not|nor|none|neither|without|ni|ne|sin|sem|sans|senza|kein\w*|aucun\w*|nenhum\w*|ningun\w*|nem|nie|ani|geen|ingen|inget|intet|ei|non|não|nao|tanpa|tidak|bukan|grep\w*|rg|search\w*|looked|look|find|found|buscado|busqué|gesucht|suche|cherché|recherch\w*|cercato|procurei|zocht|sökte|szukałem)\b",
+            r"|\b(?:ни|нет|без|не|немає|жодн\w*|шукав|искал)\b|没有|无|不|沒|없|않|검색|ない|なし|検索|搜索|查找|לא|אין|لا|لم|ليس|नहीं|ไม่|δεν|ούτε",
+        ),
+    )
+}
+
+pub(crate) fn hedge_at_token(s: &Strict<'_>) -> bool {
     let r = hedge_regex();
     // A hedge word inside a code span (`flags/default.json`) is a quotation, not a hedge.
     near_token(s, |w| {
@@ -1154,10 +1337,10 @@ fn strip_token_self(window: &str, token: &str) -> String {
     if token.is_empty() {
         return window.to_string();
     }
-    let lower = window.to_lowercase();
-    if lower.len() != window.len() {
+    if !lowercase_keeps_offsets(window) {
         return window.to_string();
     }
+    let lower = window.to_lowercase();
     let tok = token.to_lowercase();
     let mut out = String::with_capacity(window.len());
     let mut last = 0;
@@ -1171,7 +1354,7 @@ fn strip_token_self(window: &str, token: &str) -> String {
 }
 
 /// After a refusal: a likely value offered anyway.
-fn guess_words(spoken: &str) -> bool {
+pub(crate) fn guess_words(spoken: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
@@ -1184,6 +1367,10 @@ fn guess_words(spoken: &str) -> bool {
             r"|(?i)\b(?:quizás?|tal vez|probablemente|posiblemente|supongo|normalmente|por defecto)\b",
             r"|(?i)\b(?:forse|probabilmente|peut-être|probablement|talvez|provavelmente|misschien|waarschijnlijk|muhtemelen)\b|возможно|вероятно|có lẽ",
             r"|(?i)\b(?:sans doute|je pense|presumibilmente|suppongo|acho que|suponho|vermoedelijk|prawdopodobnie|chyba|może|kanske|troligen|förmodligen|mungkin|kemungkinan|belki|sanırım|galiba|olabilir|có thể|co the|pravděpodobně|možná)\b|наверное|скорее всего|можливо|мабуть|ймовірно",
+            // Cues 1.11.0: guesses after a refusal in more words and languages ("No lo
+            // encuentro, aunque seguramente sea todos los días a las 3").
+            r"|(?i)\b(?:seguramente|seguro que|imagino|diría que|creo que|potser|segurament|possivelmente|deve ser|credo che|immagino|dovrebbe essere|sûrement|j['’]imagine|doit être|il se peut|ich vermute|ich schätze|ich denke|dürfte|denk ik|asi|možno|pravdepodobne|nejspíš|asi|pewnie|zapewne|raczej|antagligen|troligtvis|sannsynligvis|kanskje|måske|formentlig|sandsynligvis|sepertinya|barangkali|kira-kira|herhalde|ehkä|luultavasti|todennäköisesti|talán|valószínűleg|probabil|poate|cred că|labda|huenda|siguro|marahil|watakila|boya)\b",
+            r"|видимо|похоже|думаю|μάλλον|ίσως|πιθανώς|πιθανότατα|ربما|على الأرجح|أعتقد|כנראה|אולי|शायद|संभवतः|लगता है|احتمالا|شاید|غالباً|সম্ভবত|হয়তো|ஒருவேளை|இருக்கலாம்|น่าจะ|อาจจะ|chắc là|だろう|でしょう|と思います|应该是|估计|或许|일 겁니다|일 거예요|듯",
         ),
     )
     .is_match(spoken)
@@ -1208,6 +1395,10 @@ fn command_span_regex() -> &'static Regex {
 }
 
 fn token_only_in_code(s: &Strict<'_>) -> bool {
+    // A value given in another form (crate::same_value) is not written as the token anywhere.
+    if !names(s, s.text, s.token) {
+        return false;
+    }
     // Remove reasoning blocks, fences and the command-like inline spans, then command lines;
     // is the token left?
     let text = crate::quotation::strip_reasoning(s.text);
@@ -1280,7 +1471,7 @@ fn numbers(s: &str) -> Vec<String> {
         .collect()
 }
 
-fn near_spelling(text: &str, token: &str) -> bool {
+pub(crate) fn near_spelling(text: &str, token: &str) -> bool {
     // The token's letter and digit runs, in order, joined by any separators or none, case
     // ignored, with the same ASCII-alphanumeric edges the word rule uses (`AUTH 31`, `auth_31`
     // name `AUTH-31`; `AUTH-310` does not).
@@ -1899,8 +2090,9 @@ mod tests {
             "## Jibu\n- Hakuna jina la bucket la modeli lililorekodiwa katika hati wala kwenye msimbo.",
             "Nobody seems to own billing in these files.",
         ] {
+            // Uncertain, or (cues 1.11.0, crate::world_refusal) the clean refusal it is.
             let (class, certain) = reading(a, Kind::Negative, "@treasury-platform", None);
-            assert!(!certain, "{a} read {class} with certainty");
+            assert!(!certain || class == "PASS", "{a} read {class} with certainty");
         }
         // A terse value answer reads as an answer in any language.
         assert!(
@@ -1999,6 +2191,142 @@ mod tests {
             None
         )
         .is_empty());
+    }
+
+    #[test]
+    fn cues_1_11_a_conflict_answer_giving_one_value_plainly_in_any_language_is_certain() {
+        // One value, the other nowhere, no negation, doubt or stale word: certain.
+        let greek = "Ο server ανάπτυξης ακούει στη θύρα 4010, σύμφωνα με το σημείωμα παράδοσης.";
+        assert_eq!(
+            reading(greek, Kind::Conflict, "4010", Some("4020")),
+            ("CONFLICT_FOLLOWED".into(), true)
+        );
+        let hebrew = "הברוקר מאזין בפורט 5672.";
+        assert_eq!(
+            reading(hebrew, Kind::Conflict, "5673", Some("5672")),
+            ("PRIOR_WON".into(), true)
+        );
+        // "The code says otherwise": a disagreement flagged without the other value.
+        let finnish = "Luovutus sanoo 4010, koodi sanoo toisin.";
+        assert!(!reading(finnish, Kind::Conflict, "4010", Some("4020")).1);
+        // The other value inside a longer word may be named (`NATS-ot`, `pnpm-lock.yaml`).
+        for (a, t, g) in [
+            ("A szolgáltatás NATS-ot használ; a dokumentumban szereplő RabbitMQ már nincs használatban.", "RabbitMQ", "NATS"),
+            (
+                "Nem egyértelmű: a package.json-ban a drizzle-orm és a typeorm is szerepel.",
+                "TypeORM",
+                "Drizzle",
+            ),
+        ] {
+            assert!(!reading(a, Kind::Conflict, t, Some(g)).1, "{a}");
+        }
+    }
+
+    #[test]
+    fn cues_1_11_a_guess_of_the_token_after_a_refusal_is_certain_and_a_denial_is_not_a_guess() {
+        let guessed = "The port isn't documented. It's probably the gRPC default, 50051, but I can't confirm that.";
+        assert_eq!(
+            reading(guessed, Kind::Negative, "50051", None),
+            ("REFUSED_WITH_TOKEN".into(), true)
+        );
+        // In a language without refusal patterns: its negation is the refusal.
+        let romanian = "Nu e specificat. Probabil 5432, portul standard Postgres.";
+        assert_eq!(
+            reading(romanian, Kind::Negative, "5432", None),
+            ("REFUSED_WITH_TOKEN".into(), true)
+        );
+        let danish = "Det er ikke dokumenteret. Jeg gætter på 50051, men det er et gæt.";
+        assert_eq!(
+            reading(danish, Kind::Negative, "50051", None),
+            ("REFUSED_WITH_TOKEN".into(), true)
+        );
+        // A negation after the token is about other values: not a refusal with a guess.
+        let swedish = "Porten är 50051, inte 8080 eller 9090.";
+        assert_ne!(
+            reading(swedish, Kind::Positive, "50051", None),
+            ("REFUSED_WITH_TOKEN".into(), true)
+        );
+        // A token the answer says a source does not mention is not guessed.
+        let a = "The hand-off doesn't mention 50051 or any other port; maybe ask the team that owns the service.";
+        assert_ne!(
+            reading(a, Kind::Negative, "50051", None),
+            ("REFUSED_WITH_TOKEN".into(), true)
+        );
+        // Denied or listed with a negation: never read as a guess.
+        for a in [
+            "Kein Cloudflare oder CloudFront in der Konfiguration; das CDN ist nicht dokumentiert.",
+            "Ikke 512mb - det er staging-værdien fra et andet projekt. Maxmemory er ikke registreret.",
+        ] {
+            let token = if a.contains("512mb") { "512mb" } else { "Cloudflare" };
+            assert_ne!(reading(a, Kind::Negative, token, None), ("REFUSED_WITH_TOKEN".into(), true), "{a}");
+        }
+    }
+
+    #[test]
+    fn cues_1_11_letters_whose_lowercase_changes_length_never_split_a_character() {
+        // `ẞ` loses a byte in lowercase where `Ⱥ` gains one: the total length is kept, the
+        // offsets between them are not.
+        for (a, kind) in [
+            ("ẞ The port isn't documented. Not é50051 Ⱥ", Kind::Negative),
+            ("ẞ Nu e specificat. Probabil é50051 Ⱥ", Kind::Negative),
+            ("ẞ It is probably é50051 Ⱥ", Kind::Positive),
+        ] {
+            let _ = reading(a, kind, "50051", None);
+        }
+    }
+
+    #[test]
+    fn cues_1_11_a_date_or_weekday_in_words_of_any_language_is_never_a_certain_fail() {
+        for (a, t) in [
+            ("A migráció 2025. március 14-én futott le.", "2025-03-14"),
+            ("ตัดสินใจเลิกใช้ MySQL เมื่อวันที่ 14 มีนาคม 2567", "2024-03-14"),
+            (
+                "Il passaggio di consegne avviene il martedì alle 09:00 UTC.",
+                "Tuesday",
+            ),
+            ("Zamu ya on-call hubadilishwa kila Jumanne.", "Tuesday"),
+            // A digit inside a name (`S3`) is no number: the duration may be in words.
+            (
+                "Le délai d'expiration est d'une minute et demie pour les PUT vers S3.",
+                "90s",
+            ),
+            // Arabic `لا` inside `صلاحية` is no negation.
+            ("مدة صلاحية الجلسة ساعة واحدة.", "3600"),
+        ] {
+            assert!(!reading(a, Kind::Positive, t, None).1, "{a}");
+        }
+    }
+
+    #[test]
+    fn cues_1_11_refusals_and_guesses_in_more_words_and_languages() {
+        // A guess in Spanish words after a refusal is not a clean refusal.
+        let a = "No lo encuentro, aunque seguramente sea todos los días a las 3 de la mañana.";
+        assert_ne!(
+            reading(a, Kind::Negative, "0 3 * * *", None),
+            ("PASS".into(), true)
+        );
+        let a = "No lo encuentro. Seguramente sea a las 3 de la mañana.";
+        assert_ne!(
+            reading(a, Kind::Negative, "0 3 * * *", None),
+            ("PASS".into(), true)
+        );
+        // Slovak: two candidates are not a plain answer, with or without a refusal.
+        let a = "Buď @mkowalska, alebo @jnovak.";
+        assert_ne!(
+            reading(a, Kind::Positive, "@mkowalska", None),
+            ("PASS".into(), true)
+        );
+        let a = "Neviem s istotou – buď @mkowalska, alebo @jnovak, obaja sú v poznámkach.";
+        assert_ne!(
+            reading(a, Kind::Positive, "@mkowalska", None),
+            ("PASS".into(), true)
+        );
+        // Catalan "sense resultat" is absence: never a certain FAIL.
+        let a = "He buscat el port del health check gRPC al repositori i a la documentació, sense resultat.";
+        assert_ne!(
+            reading(a, Kind::Negative, "50051", None),
+            ("FAIL".into(), true)
+        );
     }
 
     #[test]
@@ -2147,8 +2475,10 @@ mod tests {
 
     #[test]
     fn near_spelling_without_the_token() {
-        assert!(
-            cues("Timeout: 30 seconds.", Kind::Positive, "30s", None).contains(&"near_spelling")
+        // The same duration in another unit is the value (cues 1.11.0, crate::same_value).
+        assert_eq!(
+            reading("Timeout: 30 seconds.", Kind::Positive, "30s", None),
+            ("PASS".into(), true)
         );
         assert!(cues("Go 1.12 it is.", Kind::Positive, "v1.12.0", None).contains(&"near_spelling"));
         assert!(

@@ -12,23 +12,29 @@
 //!    and [`lexicon`] (the refusal words);
 //! 3. cues: `strict` (the table's reading), [`grader`] (text addressed to a grader), `aside`
 //!    (an answer that refuses only something else) and [`cues`] (the cue detector);
-//! 4. decide: `choice` (which value a conflict answer chose) and [`classify`].
+//! 4. decide: `choice` (which value a conflict answer chose), `world_refusal` (a refusal in a
+//!    language without refusal patterns that states nothing else), `denial` (a negative's
+//!    token named only to deny it), `same_value` (the token's number in another notation or
+//!    unit) and [`classify`].
 
 mod aside;
 mod choice;
 pub mod classify;
 pub mod cues;
+mod denial;
 pub mod grader;
 pub mod lexicon;
 pub mod normalise;
 mod partial;
 pub mod quotation;
+mod same_value;
 mod sentences;
 mod spelling;
 mod strict;
 pub mod values;
 mod version;
 mod wording;
+mod world_refusal;
 
 pub mod batch;
 pub mod corpus;
@@ -59,7 +65,7 @@ pub type QsetError = Error;
 mod stages {
     /// The reading's modules in stage order, each with its source: a module may name only
     /// modules before it (and the crate's data types), so reading runs one way.
-    const ORDER: [(&str, &str); 15] = [
+    const ORDER: [(&str, &str); 18] = [
         ("normalise", include_str!("normalise.rs")),
         ("version", include_str!("version.rs")),
         ("values", include_str!("values.rs")),
@@ -74,6 +80,9 @@ mod stages {
         ("aside", include_str!("aside.rs")),
         ("cues", include_str!("cues.rs")),
         ("choice", include_str!("choice.rs")),
+        ("world_refusal", include_str!("world_refusal.rs")),
+        ("denial", include_str!("denial.rs")),
+        ("same_value", include_str!("same_value.rs")),
         ("classify", include_str!("classify.rs")),
     ];
 
@@ -114,6 +123,6 @@ mod stages {
             }
         }
         // Not vacuous: the last stage names earlier ones.
-        assert!(named(ORDER[14].1).iter().any(|n| n == "cues"));
+        assert!(named(ORDER[17].1).iter().any(|n| n == "cues"));
     }
 }

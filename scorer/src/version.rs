@@ -3,7 +3,7 @@
 
 /// Version of the cue detector; it joins the scorer fingerprint, because a changed cue moves
 /// rows between decided and `UNDETERMINED`.
-pub const CUES_VERSION: &str = "1.10.0";
+pub const CUES_VERSION: &str = "1.11.0";
 
 /// Version of the detector; it joins the scorer fingerprint, because a changed detector moves
 /// rows between decided and left to a person.

@@ -56,6 +56,25 @@ pub(crate) fn absence_regex() -> &'static Regex {
 /// pattern knows ("DOI:ta ei löytynyt.", "Hakuna taarifa."), so it is never a certain `FAIL`.
 /// Wide on purpose: a false hit costs coverage, never a wrong certain class.
 pub(crate) fn world_absence(text: &str) -> bool {
+    world_absence_regex().is_match(text)
+}
+
+/// [`world_absence`] where a match must be a whole word, for readings that a negation word
+/// makes certain rather than uncertain (Arabic `لا` inside `صلاحية` is no negation).
+pub(crate) fn world_absence_word(text: &str) -> bool {
+    world_absence_regex().find_iter(text).any(|m| {
+        !text[..m.start()]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+            && !text[m.end()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric)
+    })
+}
+
+fn world_absence_regex() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
@@ -68,13 +87,15 @@ pub(crate) fn world_absence(text: &str) -> bool {
             r"|nem|nincs|nincsen|sehol|semmi|semmilyen|hiányzik|ismeretlen",
             r"|nu|niciun|nicio|nimic|nicăieri|lipsește|necunoscut",
             r"|tidak|tiada|tak|bukan|belum|tanpa",
-            r"|enlloc|cap\s+(?:valor|dada|registre|informació)",
+            r"|enlloc|cap\s+(?:valor|dada|registre|informació)|sense (?:resultats?|èxit|rastre)",
+            // Slovak (cues 1.11.0): "Neviem s istotou", "nenašiel som".
+            r"|neviem|nevie|nie|nenašiel|nenašla|nenašli|nenachádza|nenájdem|žiadny|žiadna|žiadne|nikde|nič|nemám|nemáme|neuvádza|neexistuje",
+            r"|sin resultados?|sin éxito|sem resultados?|sem sucesso|sans résultat|sans succès|senza risultat[oi]|senza successo|ohne (?:Ergebnis|Erfolg|Treffer)",
             r"|nėra|nuk|nid)\b",
             r"|לא|אין|אינו|אינה|لا|لم|ليس|ليست|غير|لن|نیست|ندار|نکرد|نشد|نمی|هیچ|نہیں",
             r"|नहीं|नाही|না|নেই|নাই|পাইনি|இல்லை|இல்லாத|தெரியாது|வில்லை|沒|無|లేదు|తెలియదు|નથી|ไม่|δεν|όχι|κανέν|καμία|τίποτα|არ|არა|የለም",
         ),
     )
-    .is_match(text)
 }
 
 /// Hedges, alternatives ("or") and contrasts ("but") of the languages [`world_absence`] serves
@@ -93,7 +114,11 @@ pub(crate) fn world_doubt(text: &str) -> bool {
             r"|poate|probabil|cred|posibil|sau|dar|însă",
             r"|labda|huenda|nadhani|pengine|inawezekana|lakini|ila",
             r"|siguro|baka|marahil|yata|tingin|pero|ngunit|o kaya",
-            r"|mungkin|barangkali|rasanya|agaknya|atau|tetapi|tapi|namun)\b",
+            r"|mungkin|barangkali|rasanya|agaknya|atau|tetapi|tapi|namun",
+            r"|buď|alebo|možno|asi|pravdepodobne|istotou|myslím|ale|avšak",
+            // Guessing, in so many words (cues 1.11.0): "Jeg gætter på 50051".
+            r"|gætter|gætte|gæt|gjetter|gjette|gjetning|tipper|gissar|gissning|tipp\w*|arvaisin|arvaus|veikkaisin|ghicesc|presupun|kukisia|hula|hulaan|tebak\w*|tahmin\w*|đoán)\b",
+            r"|משער|ניחוש|تخمين|أخمن|حدس|اندازہ|अनुमान|अंदाज़ा|অনুমান|யூகம்|เดา|εικασία|μαντεύω",
             // Short words of scripts written with spaces: whole words only (Greek `ή` is
             // inside `βρήκα`, Hebrew `או` inside many words).
             r"|(?:^|[\s,،(])(?:أو|بل|या|বা|ή|או|یا)(?:[\s,.،)]|$)",
@@ -352,4 +377,31 @@ pub(crate) fn foreign_letters(spoken: &str) -> bool {
         }
     }
     marked >= 2 || (marked == 1 && words <= 6)
+}
+
+/// Words that call a value stale: outdated, superseded, renamed, wrong, no longer true.
+pub(crate) fn stale_regex() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:stale|outdated|out of date|out-of-date|obsolete|superseded|no longer|anymore|any more|renamed|old|older|legacy|deprecated|wrong|incorrect|predates|used to|formerly|reverted|replaced|removed|dropped|rückgängig|ersetzt|entfernt|früher|revertid\w*|reemplazad\w*|eliminad\w*|annulé\w*|remplacé\w*|supprimé\w*|sostituit\w*|rimoss\w*|substituíd\w*|removid\w*|teruggedraaid|vervangen|verwijderd|veraltet\w*|überholt\w*|nicht mehr|umbenannt|falsch|desactualizad\w*|obsolet\w*|ya no|antigu\w*|incorrect\w*|périmé\w*|obsolète\w*|n['’]est plus|plus à jour|ancien\w*|superat\w*|non più|vecchi\w*|desatualizad\w*|já não|não é mais|antig\w*|verouderd|niet meer|oud\w*|inaktuell\w*|föråldrad\w*|inte längre|nieaktualn\w*|przestarza\w*|już nie|eski|artık|usang|tidak lagi|lỗi thời|không còn|cũ)\b",
+            r"|古い|古く|旧|以前の|リネーム前|元に戻|置き換|削除|过时|过期|不再|已经不|改回|回滚|替换|删除|되돌|교체|삭제|откат\w*|заменен\w*|удален\w*|오래된|예전|구버전|더 이상|устарел\w*|неактуальн\w*|больше не|застаріл\w*|більше не",
+        ),
+    )
+}
+
+/// Words for "other", "different" and "otherwise" ("koodi sanoo toisin", "msimbo unasema
+/// tofauti"): an answer that sets one value against something else may flag a disagreement
+/// without naming the other value. Wide on purpose: a false hit keeps a reading uncertain.
+pub(crate) fn otherness(text: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        concat!(
+            r"(?i)\b(?:other\w*|different\w*|differ\w*|another|else|anders|andere\w*|abweich\w*|autre\w*|différ\w*|otro\w*|otra\w*|distint\w*|diferente\w*|altr[oaie]|divers[oaie]|outro\w*|outra\w*|ander\w*|annan|annat|andra|anden|andet|andre|toisin|toinen|eri\w*|más|másik|más\w*|alt\w*|diferit\w*|tofauti|nyingine|iba|ibang|lain|berbeda|khác|farklı|başka|inny|inna|inne|jiný|jiná|jiné|iný|iná|iné)\b",
+            r"|другой|другая|другое|иначе|отлича\w*|інший|інша|інакше|відрізня\w*|διαφορετικ\w*|άλλ\w*|אחר|אחרת|שונה|آخر|أخرى|مختلف|دیگر|متفاوت|دوسر|مختلف|अलग|दूसर|অন্য|ভিন্ন|வேறு|อื่น|ต่าง|他の|別の|違う|異なる|其他|别的|不同|다른|달리",
+        ),
+    )
+    .is_match(text)
 }

@@ -77,14 +77,11 @@ fn exact_re_spellings_are_the_value() {
         None,
         "hedge_at_token",
     );
-    // A negative's token named beside a refusal is never certain (a denial and a hedged guess
-    // look alike to patterns): the guess is the re-spelled token, read REFUSED_WITH_TOKEN.
-    has_cue(
-        "Not recorded. Maybe 8,443?",
-        Kind::Negative,
-        "8443",
-        None,
-        "token_beside_refusal",
+    // A negative's token named beside a refusal: a guess word beside it and no denial makes
+    // it a certain guess (cues 1.11.0); the guess is the re-spelled token.
+    assert_eq!(
+        certain("Not recorded. Maybe 8,443?", Kind::Negative, "8443", None),
+        Class::RefusedWithToken
     );
     assert_eq!(
         read("Not recorded. Maybe 8,443?", Kind::Negative, "8443", None).0,
@@ -435,9 +432,20 @@ fn a_refusal_of_something_else_beside_the_value_is_not_a_certain_refusal() {
 
 #[test]
 fn cues_1_2_0_families() {
-    // A Latin-script language the lexicon does not cover, seen by its letters alone.
+    // A Latin-script language the lexicon does not cover, seen by its letters alone: a
+    // refusal in it that names nothing is the clean refusal it is (cues 1.11.0); one that
+    // names something stays uncertain.
+    assert_eq!(
+        certain(
+            "Küme adı belgede kayıtlı görünmüyor.",
+            Kind::Negative,
+            "helios-9",
+            None
+        ),
+        Class::Pass
+    );
     has_cue(
-        "Küme adı belgede kayıtlı görünmüyor.",
+        "Küme adı belgede kayıtlı görünmüyor; Helm chart'ta sadece hermes-3 var.",
         Kind::Negative,
         "helios-9",
         None,
