@@ -35,13 +35,15 @@ done
 # blind_heldout18/19 were written after cues 1.8.1 and measured once, never read;
 # blind_heldout20/21 were written for cues 1.9.0 and measured once before and once after it,
 # blind_heldout22-25 were written for cues 1.9.1 and measured before and after it;
-# blind_heldout26-29 for cues 1.10.0 (26/27 measured on its first build too). Rows of 14-25
-# were read while changing cues 1.9.1 and 1.10.0: those sets are now tuned on, still without
-# a floor; only 28 and 29 are held out from the current reading.
-for name in blind_heldout14 blind_heldout15 blind_heldout16 blind_heldout17 blind_heldout18 blind_heldout19 blind_heldout20 blind_heldout21 blind_heldout22 blind_heldout23 blind_heldout24 blind_heldout25 blind_heldout26 blind_heldout27 blind_heldout28 blind_heldout29; do
+# blind_heldout26-29 for cues 1.10.0 (26/27 measured on its first build too); blind_heldout30-33
+# for cues 1.11.0, each measured once with 1.10.0 before any change. Rows of 14-27 were read while
+# changing cues 1.9.1 to 1.11.0, and 30/33 after that first measurement: those sets are tuned on,
+# still without a floor. 28, 29, 31 and 32 are held out from the current reading (measured once,
+# after it was final).
+for name in blind_heldout14 blind_heldout15 blind_heldout16 blind_heldout17 blind_heldout18 blind_heldout19 blind_heldout20 blind_heldout21 blind_heldout22 blind_heldout23 blind_heldout24 blind_heldout25 blind_heldout26 blind_heldout27 blind_heldout28 blind_heldout29 blind_heldout30 blind_heldout31 blind_heldout32 blind_heldout33; do
   case "$name" in
-    blind_heldout28|blind_heldout29) what="held out from the current reading" ;;
-    blind_heldout26|blind_heldout27) what="held out for the first cues 1.10.0 build, then seen" ;;
+    blind_heldout28|blind_heldout29|blind_heldout31|blind_heldout32) what="held out from the current reading" ;;
+    blind_heldout30|blind_heldout33) what="measured once with cues 1.10.0, then tuned on for 1.11.0" ;;
     *) what="written blind, since tuned on" ;;
   esac
   echo "== lexicon eval on scorer/corpus/$name.jsonl ($what; reported, no floor)"
