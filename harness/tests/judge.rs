@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{agents_dir, dispatches, TestEnv, UNCERTAIN_REFUSAL};
+use common::{agents_dir, dispatches, into_closed_pipe, summary, TestEnv, UNCERTAIN_REFUSAL};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -378,10 +378,6 @@ fn round_with(env: &TestEnv, extra: &[&str], code: i32) -> (std::path::PathBuf, 
         .assert()
         .code(code);
     (out, d.neg)
-}
-
-fn summary(out: &std::path::Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
 }
 
 #[test]
@@ -1718,26 +1714,11 @@ fn a_closed_stdout_ends_rejudge_quietly_and_the_round_resumes() {
     let (out, _) = undetermined_round(&env);
     let log = env.tmp().join("pipe-prompts.log");
     let reader = judge_cmd(&format!("reader {{prompt_file}} {}", log.display()));
-    let bin = assert_cmd::cargo::cargo_bin("harness");
-    let mut child = env
-        .command(&bin)
-        .arg("rejudge")
+    let mut cmd = env.command(assert_cmd::cargo::cargo_bin("harness"));
+    cmd.arg("rejudge")
         .arg(&out)
-        .args(["--judge", &reader, "--judge-sandbox", "none"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Close the read end at once: every line the harness prints meets a closed pipe.
-    drop(child.stdout.take());
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
+        .args(["--judge", &reader, "--judge-sandbox", "none"]);
+    let (status, err) = into_closed_pipe(cmd);
     assert_ne!(status.code(), Some(101), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(!err.contains("Broken pipe"), "{err}");
@@ -1768,25 +1749,11 @@ fn a_closed_stdout_ends_score_quietly() {
             f
         })
         .collect();
-    let bin = assert_cmd::cargo::cargo_bin("harness");
-    let mut child = env
-        .command(&bin)
-        .args(["score", "--kind", "negative", "--token", "eu-west-9"])
+    let mut cmd = env.command(assert_cmd::cargo::cargo_bin("harness"));
+    cmd.args(["score", "--kind", "negative", "--token", "eu-west-9"])
         .args(["--question", "Which region does the nightly job deploy to?"])
-        .args(&files)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
+        .args(&files);
+    let (status, err) = into_closed_pipe(cmd);
     assert!(
         !err.contains("panicked") && !err.contains("Broken pipe"),
         "{err}"

@@ -32,8 +32,7 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
         .code(14);
     let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
     assert!(text.contains("NEEDS_REVIEW"), "{text}");
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = common::summary(&out);
     let und = summary["readers"]["undecided"].as_array().unwrap().clone();
     assert_eq!(und.len(), 1, "{summary}");
     assert_eq!(und[0]["qid"], "q2");
@@ -71,8 +70,7 @@ fn one_undetermined_ctrl_negative_needs_review_and_a_person_settles_it() {
         .args(["--set", &format!("{label}:1=PASS"), "--reviewer", "tester"])
         .assert()
         .code(0);
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = common::summary(&out);
     assert_eq!(summary["verdict"]["name"], "OK", "{summary}");
     assert_eq!(summary["readers"]["decided_by"]["person"], 1, "{summary}");
     assert!(summary["readers"]["undecided"]
@@ -235,8 +233,7 @@ fn review_reads_classes_in_any_case_and_lists_the_allowed_ones() {
         .arg(&out)
         .assert()
         .code(14);
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = common::summary(&out);
     let label = summary["readers"]["undecided"][0]["label"]
         .as_str()
         .unwrap()
@@ -307,7 +304,6 @@ fn review_reads_classes_in_any_case_and_lists_the_allowed_ones() {
         .args(["--set", &format!("{label}:1=pass"), "--reviewer", "t"])
         .assert()
         .code(0);
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = common::summary(&out);
     assert_eq!(summary["verdict"]["name"], "OK", "{summary}");
 }

@@ -41,10 +41,6 @@ fn label(out: &Path, qid: &str, arm: &str) -> String {
         .to_string()
 }
 
-fn summary(out: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
-}
-
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_default()
 }
@@ -341,10 +337,8 @@ fn two_reviews_at_once_never_lose_a_recorded_decision_nor_write_a_refused_one() 
     let mut refused = 0;
     for i in 0..8 {
         let spawn = |set: String, who: String| {
-            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
-            c.env_clear()
-                .envs(env.vars())
-                .arg("review")
+            let mut c = env.command(env!("CARGO_BIN_EXE_harness"));
+            c.arg("review")
                 .arg(&out)
                 .args(["--reviewer", &who, "--set", &set])
                 .stdout(std::process::Stdio::piped())

@@ -228,6 +228,31 @@ impl TestEnv {
     }
 }
 
+/// The round's summary.json, parsed: what most round tests assert on.
+pub fn summary(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+/// Runs `cmd` with its stdout a pipe whose reader has already left: every line it prints
+/// meets a closed pipe. Returns how it ended and what it wrote on stderr.
+pub fn into_closed_pipe(mut cmd: std::process::Command) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap(), err)
+}
+
 /// Writes `files` (path, content) under `dir`, makes it a git repository and commits them.
 /// Returns the commit sha.
 pub fn make_repo(dir: &Path, files: &[(&str, &[u8])]) -> String {
